@@ -1,0 +1,158 @@
+# git-campaign: GNU make only.  `make` builds build/git-campaign and its man
+# pages; `make check` installs what is missing and runs every test; see
+# README.md.  V=1 shows the full commands.
+
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+BUILD ?= build
+BIN := $(BUILD)/git-campaign
+PROVE_JOBS ?= 2
+
+# pkg-config name -> the Debian package that provides it
+PKGS := libgit2 libcurl libcjson sqlite3
+deb.libgit2 := libgit2-dev
+deb.libcurl := libcurl4-openssl-dev
+deb.libcjson := libcjson-dev
+deb.sqlite3 := libsqlite3-dev
+deb.cmocka := libcmocka-dev
+
+WARNINGS := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wvla -Wundef
+# developer and CI builds fail on warnings; WERROR=0 for distribution builds
+WERROR ?= 1
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+
+CFLAGS ?= -O2 -g
+ifeq ($(SAN),1)
+CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+# see the note on mbedtls_x509_crt_parse_file in src/io/repo.c
+LDFLAGS += -Wl,--as-needed -Wl,--export-dynamic-symbol=mbedtls_x509_crt_parse_file
+
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
+	-Isrc -DGCAMP_VERSION='"$(VERSION)"' -MMD -MP $(PKG_CFLAGS)
+
+# Goals that must work before the libraries are installed do not look
+# them up: they run `make deps` first and then call make again.
+NOCONF_GOALS := deps deps-lint check demo asan clean lint
+ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
+need-pkg = $(if $(shell pkg-config --exists $(1) && echo y),,$(error \
+	pkg-config cannot find '$(1)': install the Debian package \
+	$(deb.$(1)), or run 'make deps'))
+$(foreach p,$(PKGS),$(call need-pkg,$(p)))
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+endif
+
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+SRCS := $(sort $(wildcard src/*/*.c))
+OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libgcamp.a
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+MAN_SRCS := $(sort $(wildcard man/*.scd))
+MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
+
+.PHONY: all deps deps-lint check test demo asan install lint clean man unit
+.DELETE_ON_ERROR:
+
+all: $(BIN) man
+
+man: $(MANS)
+
+$(BIN): $(BUILD)/obj/main.o $(LIB)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(LIB): $(OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ \
+		$< $(LIB) $(LDFLAGS) $(PKG_LIBS) \
+		$(or $(shell pkg-config --libs cmocka),$(error install \
+		$(deb.cmocka), or run 'make deps'))
+
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	$(call say,SCDOC,$<)
+	$(Q)command -v scdoc >/dev/null || { echo "scdoc is missing:" \
+		"install the Debian package scdoc, or run 'make deps'" >&2; \
+		exit 1; }
+	$(Q)scdoc < $< > $@
+
+unit: $(UNIT_BINS)
+
+# Runs every test (unit and end-to-end) under prove; one summary.
+test: all unit
+	$(Q)BIN_DIR=$(abspath $(BUILD)) MAN_DIR=$(abspath $(BUILD)/man) \
+		SRC_DIR=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP \
+		prove -j$(PROVE_JOBS) --exec tests/tap-run \
+		$(UNIT_BINS) $(sort $(wildcard tests/e2e/*.bats))
+
+deps:
+	$(Q)sh scripts/deps.sh
+
+deps-lint:
+	$(Q)sh scripts/deps.sh --lint
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory test
+
+asan: deps
+	$(Q)ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(MAKE) --no-print-directory BUILD=build/asan SAN=1 test
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh examples/demo.sh $(abspath $(BIN))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/git-campaign
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/git-campaign
+	install -m 644 $(filter %.1,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(filter %.5,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man5
+	for d in hooks templates; do \
+		[ -d $$d ] || continue; \
+		(cd $$d && find . -type f) | while read -r f; do \
+			install -D -m $$( [ -x $$d/$$f ] && echo 755 || echo 644 ) \
+				$$d/$$f \
+				$(DESTDIR)$(PREFIX)/share/git-campaign/$$d/$$f; \
+		done; \
+	done
+
+FORMATTED := $(SRCS) $(wildcard src/*.c src/*/*.h tests/unit/*.c tests/unit/*.h)
+lint: deps-lint
+	clang-format --dry-run --Werror $(FORMATTED)
+	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
+		--enable=warning,portability,performance \
+		--suppress=missingIncludeSystem -Isrc src tests/unit
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs the Debian packages that building and testing git-campaign need,
+# only those that are missing, and says which.  Usage: deps.sh [--lint] [--bench]
+set -eu
+
+pkgs="gcc make pkg-config git perl ca-certificates
+libgit2-dev libcurl4-openssl-dev libcjson-dev libsqlite3-dev
+libcmocka-dev bats bats-assert bats-support bats-file
+scdoc groff-base man-db sqlite3 python3"
+for arg in "$@"; do
+	case "$arg" in
+	--lint) pkgs="$pkgs clang-format cppcheck" ;;
+	--bench) pkgs="$pkgs hyperfine" ;;
+	*) echo "usage: deps.sh [--lint] [--bench]" >&2; exit 129 ;;
+	esac
+done
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+if [ -z "$missing" ]; then
+	echo "deps: all packages present"
+	exit 0
+fi
+echo "deps: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fatal: missing Debian packages:$missing" >&2
+	echo "hint: run 'sudo apt-get install$missing' or 'sudo make deps'" >&2
+	exit 128
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps: done"

@@ -1,0 +1,118 @@
+/* git campaign config: read and write campaign.* in git config. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "util/options.h"
+#include "util/suggest.h"
+
+static const char *const config_usage[] = {
+	"git campaign config [--json]",
+	"git campaign config KEY [VALUE]",
+	"git campaign config --unset KEY",
+	NULL,
+};
+
+static int unknown_key(struct ctx *ctx, const char *key)
+{
+	const char *word = strncasecmp(key, "campaign.", 9) ? key : key + 9;
+	const char *names[32], *best[1];
+	size_t n;
+
+	/* compare the part after "campaign.": "bsae" against "base" */
+	for (n = 0; n < 32 && campaign_settings[n].key; n++)
+		names[n] = campaign_settings[n].key + 9;
+	error_set(&ctx->err, GCAMP_EUSAGE, "unknown setting '%s'", key);
+	if (suggest_closest(best, 1, word, names, n))
+		error_hint(&ctx->err, "did you mean 'campaign.%s'?", best[0]);
+	else
+		error_hint(&ctx->err, "'git campaign config' lists them");
+	return cmd_fail(ctx);
+}
+
+static int list(struct ctx *ctx, int json)
+{
+	struct gitcfg *cfg;
+	const struct setting *s;
+	cJSON *arr = NULL;
+
+	if (ctx_config(&cfg, ctx) < 0)
+		return cmd_fail(ctx);
+	if (json)
+		arr = cJSON_CreateArray();
+	for (s = campaign_settings; s->key; s++) {
+		const char *v = NULL;
+
+		gitcfg_get(&v, cfg, s->key);
+		if (json) {
+			cJSON *e = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(e, "key", s->key);
+			if (v)
+				cJSON_AddStringToObject(e, "value", v);
+			else
+				cJSON_AddNullToObject(e, "value");
+			if (s->def)
+				cJSON_AddStringToObject(e, "default", s->def);
+			else
+				cJSON_AddNullToObject(e, "default");
+			cJSON_AddStringToObject(e, "type", s->kind);
+			cJSON_AddStringToObject(e, "help", s->help);
+			cJSON_AddItemToArray(arr, e);
+		} else if (v) {
+			printf("%-20s %s\n", s->key, v);
+		} else {
+			printf("%-20s (unset%s%s)\n", s->key,
+			       s->def ? ", default " : "",
+			       s->def ? s->def : "");
+		}
+	}
+	if (json)
+		cmd_print_json(arr);
+	return 0;
+}
+
+int cmd_config(int argc, const char **argv, struct ctx *ctx)
+{
+	int json = 0, unset = 0;
+	const struct setting *s;
+	struct gitcfg *cfg;
+	const char *v;
+	const struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "list the settings as JSON"),
+		OPT_BOOL(0, "unset", &unset, "remove KEY"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, config_usage);
+
+	if (n == PARSE_OPTIONS_EXIT)
+		return 129;
+	if (n > 2 || (unset && n != 1) || (json && n)) {
+		fprintf(stderr, "error: wrong number of arguments\n");
+		usage_print(config_usage, opts, 1);
+		return 129;
+	}
+	if (n == 0)
+		return list(ctx, json);
+	if (!(s = setting_find(argv[0])))
+		return unknown_key(ctx, argv[0]);
+	if (ctx_config(&cfg, ctx) < 0)
+		return cmd_fail(ctx);
+	if (unset) {
+		if (gitcfg_unset(cfg, s->key, &ctx->err) < 0)
+			return cmd_fail(ctx);
+		return 0;
+	}
+	if (n == 1) {
+		if (gitcfg_get(&v, cfg, s->key) < 0)
+			return 1; /* unset: like git config, a "no" */
+		printf("%s\n", v);
+		return 0;
+	}
+	if (s->check(argv[1], &ctx->err) < 0 ||
+	    gitcfg_set(cfg, s->key, argv[1], &ctx->err) < 0)
+		return cmd_fail(ctx);
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* git campaign init: start a campaign in this repository. */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "io/repo.h"
+#include "util/options.h"
+
+static const char *const init_usage[] = {
+	"git campaign init [NAME] [--base BRANCH] [--remote REMOTE] "
+	"[--forge OWNER/REPO] [--umbrella N] [--force]",
+	NULL,
+};
+
+int cmd_init(int argc, const char **argv, struct ctx *ctx)
+{
+	struct init_opts o = {0};
+	long umbrella = -1;
+	struct campaign c;
+	git_repository *repo;
+	const struct option opts[] = {
+		OPT_STRING(0, "base", &o.base, "BRANCH",
+			   "the base branch (default: develop, else the "
+			   "remote's default, else main or master)"),
+		OPT_STRING(0, "remote", &o.remote, "REMOTE",
+			   "the forge's remote (default: origin)"),
+		OPT_STRING(0, "forge", &o.forge, "OWNER/REPO",
+			   "the forge repository (default: from the remote's "
+			   "URL)"),
+		OPT_INT(0, "umbrella", &umbrella, "N",
+			"the umbrella issue's number"),
+		OPT_BOOL(0, "force", &o.force,
+			 "set up again over an existing campaign"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, init_usage);
+
+	if (n == PARSE_OPTIONS_EXIT)
+		return 129;
+	if (n > 1) {
+		fprintf(stderr, "error: too many arguments\n");
+		usage_print(init_usage, opts, 1);
+		return 129;
+	}
+	if (n == 1)
+		o.name = argv[0];
+	if (umbrella != -1 && umbrella <= 0) {
+		fprintf(stderr, "error: '%ld' is not an issue number\n",
+			umbrella);
+		usage_print(init_usage, opts, 1);
+		return 129;
+	}
+	o.umbrella = umbrella > 0 ? umbrella : 0;
+	if (campaign_init(&c, ctx, &o) < 0)
+		return cmd_fail(ctx);
+	ctx_repo(&repo, ctx, 1);
+	printf("Started campaign '%s' in %scampaign/\n", c.name,
+	       repo_common_dir(repo));
+	printf("  base      %s\n", c.base);
+	if (c.forge)
+		printf("  forge     %s on %s%s%s\n", c.forge, c.forge_host,
+		       o.forge ? "" : ", from ", o.forge ? "" : c.remote);
+	else
+		printf("  forge     none (set it with 'git campaign config "
+		       "forge OWNER/REPO')\n");
+	if (c.umbrella)
+		printf("  umbrella  #%ld\n", c.umbrella);
+	printf("  notes     refs/notes/campaign, carried by amend and "
+	       "rebase\n");
+	campaign_release(&c);
+	return 0;
+}

@@ -1,0 +1,215 @@
+/* git campaign status: one screen on where the campaign stands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/status.h"
+#include "util/buf.h"
+#include "util/options.h"
+
+static const char *const status_usage[] = {
+	"git campaign status [--json | --short]",
+	NULL,
+};
+
+static size_t count_restack(const struct status *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->nstack; i++)
+		n += st->stack[i].needs_restack;
+	return n;
+}
+
+/* "develop → a → *b*", the current branch starred, "(needs restack)" */
+static void stack_line(struct buf *out, const struct status *st)
+{
+	size_t *chain, n, i;
+
+	status_chain(&chain, &n, st, st->branch ? st->branch : "");
+	if (!n) {
+		buf_addf(out, "%s not stacked; %zu stacked branch%s",
+			 st->branch ? st->branch : "HEAD", st->nstack,
+			 st->nstack == 1 ? "" : "es");
+	} else {
+		buf_puts(out, st->stack[chain[0]].parent);
+		for (i = 0; i < n; i++) {
+			const struct stack_link *l = &st->stack[chain[i]];
+			int cur = i == n - 1;
+
+			buf_addf(out, " -> %s%s%s%s", cur ? "*" : "", l->branch,
+				 cur ? "*" : "",
+				 l->parent_missing  ? " (parent gone)"
+				 : l->needs_restack ? " (needs restack)"
+						    : "");
+		}
+	}
+	free(chain);
+}
+
+static void print_text(const struct status *st)
+{
+	const struct campaign *c = &st->campaign;
+	struct buf line = BUF_INIT;
+	size_t i, restack = count_restack(st);
+
+	printf("campaign  %s\n", c->name);
+	buf_addf(&line, "%s", c->base);
+	if (c->forge)
+		buf_addf(&line, " on %s", c->forge);
+	if (c->umbrella)
+		buf_addf(&line, ", umbrella #%ld", c->umbrella);
+	printf("base      %s\n", line.ptr);
+	buf_reset(&line);
+	buf_puts(&line, st->branch ? st->branch : "(detached HEAD)");
+	if (!st->head[0])
+		buf_puts(&line, " (no commits yet)");
+	else if (!st->base_found)
+		buf_addf(&line, " (base '%s' not found)", c->base);
+	else
+		buf_addf(&line, " (%zu ahead, %zu behind %s)", st->ahead,
+			 st->behind, c->base);
+	printf("branch    %s\n", line.ptr);
+	buf_reset(&line);
+	stack_line(&line, st);
+	printf("stack     %s\n", line.ptr);
+	if (restack)
+		printf("          %zu branch%s need%s a restack\n", restack,
+		       restack == 1 ? "" : "es", restack == 1 ? "s" : "");
+	if (!st->nstashes)
+		printf("stashes   none\n");
+	for (i = 0; i < st->nstashes; i++)
+		printf("%s %s (%.12s)\n", i ? "         " : "stashes  ",
+		       st->stashes[i].name, st->stashes[i].id);
+	if (!st->nops)
+		printf("unfinished none\n");
+	for (i = 0; i < st->nops; i++) {
+		const struct journal_op *op = &st->ops[i];
+
+		printf("unfinished %s #%lld: %s (since %s%s%s)\n", op->kind,
+		       op->id, op->summary, op->started_at,
+		       op->last_step ? ", last step " : "",
+		       op->last_step ? op->last_step : "");
+		printf("          finish it: %s\n", op->continue_cmd);
+		printf("          undo it:   %s\n", op->abort_cmd);
+	}
+	buf_release(&line);
+}
+
+/* branch ahead/behind, a star when a restack or an operation is pending */
+static void print_short(const struct status *st)
+{
+	printf("%s %s", st->campaign.name, st->branch ? st->branch : "HEAD");
+	if (st->base_found && st->head[0])
+		printf(" +%zu -%zu", st->ahead, st->behind);
+	if (count_restack(st))
+		printf(" restack:%zu", count_restack(st));
+	if (st->nstashes)
+		printf(" stashes:%zu", st->nstashes);
+	if (st->nops)
+		printf(" unfinished:%zu", st->nops);
+	putchar('\n');
+}
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static void print_json(const struct status *st)
+{
+	const struct campaign *c = &st->campaign;
+	cJSON *j = cJSON_CreateObject(), *o, *a, *e;
+	size_t i;
+
+	o = cJSON_AddObjectToObject(j, "campaign");
+	add_str(o, "name", c->name);
+	add_str(o, "base", c->base);
+	add_str(o, "remote", c->remote);
+	add_str(o, "forge", c->forge);
+	add_str(o, "forge_host", c->forge_host);
+	if (c->umbrella)
+		cJSON_AddNumberToObject(o, "umbrella", (double)c->umbrella);
+	else
+		cJSON_AddNullToObject(o, "umbrella");
+	add_str(j, "branch", st->branch);
+	add_str(j, "head", st->head[0] ? st->head : NULL);
+	if (st->base_found && st->head[0]) {
+		cJSON_AddNumberToObject(j, "ahead", (double)st->ahead);
+		cJSON_AddNumberToObject(j, "behind", (double)st->behind);
+	} else {
+		cJSON_AddNullToObject(j, "ahead");
+		cJSON_AddNullToObject(j, "behind");
+	}
+	a = cJSON_AddArrayToObject(j, "stack");
+	for (i = 0; i < st->nstack; i++) {
+		e = cJSON_CreateObject();
+		add_str(e, "branch", st->stack[i].branch);
+		add_str(e, "parent", st->stack[i].parent);
+		cJSON_AddBoolToObject(e, "needs_restack",
+				      st->stack[i].needs_restack);
+		cJSON_AddBoolToObject(e, "parent_missing",
+				      st->stack[i].parent_missing);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(j, "stashes");
+	for (i = 0; i < st->nstashes; i++) {
+		e = cJSON_CreateObject();
+		add_str(e, "name", st->stashes[i].name);
+		add_str(e, "id", st->stashes[i].id);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(j, "unfinished");
+	for (i = 0; i < st->nops; i++) {
+		const struct journal_op *op = &st->ops[i];
+
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "id", (double)op->id);
+		add_str(e, "kind", op->kind);
+		add_str(e, "summary", op->summary);
+		add_str(e, "worktree", op->worktree);
+		add_str(e, "started_at", op->started_at);
+		add_str(e, "updated_at", op->updated_at);
+		add_str(e, "last_step", op->last_step);
+		add_str(e, "continue", op->continue_cmd);
+		add_str(e, "abort", op->abort_cmd);
+		cJSON_AddItemToArray(a, e);
+	}
+	cmd_print_json(j);
+}
+
+int cmd_status(int argc, const char **argv, struct ctx *ctx)
+{
+	int json = 0, brief = 0;
+	struct status st;
+	const struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print JSON for scripts"),
+		OPT_BOOL('s', "short", &brief, "one line, for prompts"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, status_usage);
+
+	if (n == PARSE_OPTIONS_EXIT)
+		return 129;
+	if (n > 0 || (json && brief)) {
+		fprintf(stderr, "error: %s\n",
+			n > 0 ? "status takes no arguments"
+			      : "--json and --short cannot be combined");
+		usage_print(status_usage, opts, 1);
+		return 129;
+	}
+	if (status_collect(&st, ctx) < 0)
+		return cmd_fail(ctx);
+	if (json)
+		print_json(&st);
+	else if (brief)
+		print_short(&st);
+	else
+		print_text(&st);
+	status_release(&st);
+	return 0;
+}

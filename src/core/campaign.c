@@ -1,0 +1,440 @@
+/* Campaign settings, base and forge detection, init. */
+#include "core/campaign.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/forge.h"
+#include "core/journal.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+static int check_branch(const char *value, struct error *err)
+{
+	struct buf ref = BUF_INIT;
+	int ok;
+
+	buf_addf(&ref, "refs/heads/%s", value);
+	ok = git_reference_is_valid_name(ref.ptr);
+	buf_release(&ref);
+	if (!ok)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not a valid branch name", value);
+	return 0;
+}
+
+static int check_forge(const char *value, struct error *err)
+{
+	if (forge_name_valid(value) < 0)
+		return error_set(err, GCAMP_EUSAGE, "'%s' is not OWNER/REPO",
+				 value);
+	return 0;
+}
+
+static int check_issue(const char *value, struct error *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(value, &end, 10);
+	if (!*value || *end || errno || n <= 0)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not an issue number", value);
+	return 0;
+}
+
+static int check_remote(const char *value, struct error *err)
+{
+	int valid = 0;
+
+	if (git_remote_name_is_valid(&valid, value) < 0 || !valid)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not a valid remote name", value);
+	return 0;
+}
+
+static int check_text(const char *value, struct error *err)
+{
+	const char *p;
+
+	if (!*value)
+		return error_set(err, GCAMP_EUSAGE, "the value is empty");
+	for (p = value; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			return error_set(err, GCAMP_EUSAGE,
+					 "the value holds a control character");
+	return 0;
+}
+
+const struct setting campaign_settings[] = {
+	{"campaign.name", "string", NULL,
+	 "the campaign's name, shown by status and in texts", check_text},
+	{"campaign.base", "string", NULL,
+	 "the base branch: the root of every stack, where PRs go",
+	 check_branch},
+	{"campaign.remote", "string", "origin",
+	 "the remote that holds the forge repository", check_remote},
+	{"campaign.forge", "string", NULL, "the forge repository as OWNER/REPO",
+	 check_forge},
+	{"campaign.forgeHost", "string", "github.com",
+	 "the forge's host name (a GitHub Enterprise host, for one)",
+	 check_text},
+	{"campaign.umbrella", "integer", NULL,
+	 "the umbrella issue's number: the campaign's shared memory",
+	 check_issue},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct setting *setting_find(const char *key)
+{
+	const struct setting *s;
+
+	for (s = campaign_settings; s->key; s++)
+		if (!strcasecmp(s->key, key) ||
+		    !strcasecmp(s->key + strlen("campaign."), key))
+			return s;
+	return NULL;
+}
+
+void campaign_release(struct campaign *c)
+{
+	if (!c)
+		return;
+	free(c->name);
+	free(c->base);
+	free(c->remote);
+	free(c->forge);
+	free(c->forge_host);
+	memset(c, 0, sizeof(*c));
+}
+
+static char *cfg_dup(struct gitcfg *cfg, const char *key, const char *def)
+{
+	const char *v;
+
+	if (gitcfg_get(&v, cfg, key) == 0)
+		return xstrdup(v);
+	return def ? xstrdup(def) : NULL;
+}
+
+int campaign_load(struct campaign *out, struct ctx *ctx)
+{
+	struct gitcfg *cfg;
+	const char *v;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	if (gitcfg_get(&v, cfg, "campaign.name") < 0) {
+		error_set(&ctx->err, GCAMP_ENOTINIT,
+			  "no campaign in this repository");
+		error_hint(&ctx->err, "start one with 'git campaign init'");
+		return GCAMP_ENOTINIT;
+	}
+	out->name = xstrdup(v);
+	out->base = cfg_dup(cfg, "campaign.base", "main");
+	out->remote = cfg_dup(cfg, "campaign.remote", "origin");
+	out->forge = cfg_dup(cfg, "campaign.forge", NULL);
+	out->forge_host = cfg_dup(cfg, "campaign.forgehost", NULL);
+	if (gitcfg_get(&v, cfg, "campaign.umbrella") == 0)
+		out->umbrella = strtol(v, NULL, 10);
+	return 0;
+}
+
+static int remote_branch_exists(git_repository *repo, const char *remote,
+				const char *name)
+{
+	struct buf ref = BUF_INIT;
+	git_oid oid;
+	int found;
+
+	buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
+	found = git_reference_name_to_id(&oid, repo, ref.ptr) == 0;
+	buf_release(&ref);
+	return found;
+}
+
+int campaign_branch_known(struct ctx *ctx, const char *remote, const char *name)
+{
+	git_repository *repo;
+
+	if (ctx_repo(&repo, ctx, 0) < 0)
+		return 0;
+	return repo_branch_exists(repo, name) ||
+	       remote_branch_exists(repo, remote, name);
+}
+
+/* The branch refs/remotes/REMOTE/HEAD points at, or NULL. */
+static char *remote_default(git_repository *repo, const char *remote)
+{
+	struct buf ref = BUF_INIT, prefix = BUF_INIT;
+	git_reference *head = NULL;
+	char *out = NULL;
+
+	buf_addf(&ref, "refs/remotes/%s/HEAD", remote);
+	buf_addf(&prefix, "refs/remotes/%s/", remote);
+	if (git_reference_lookup(&head, repo, ref.ptr) == 0 &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    !strncmp(git_reference_symbolic_target(head), prefix.ptr,
+		     prefix.len))
+		out = xstrdup(git_reference_symbolic_target(head) + prefix.len);
+	git_error_clear();
+	git_reference_free(head);
+	buf_release(&ref);
+	buf_release(&prefix);
+	return out;
+}
+
+int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
+{
+	static const char *const usual[] = {"main", "master"};
+	git_repository *repo;
+	char *current = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (campaign_branch_known(ctx, remote, "develop")) {
+		*out = xstrdup("develop");
+		return 0;
+	}
+	if ((*out = remote_default(repo, remote)))
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (repo_branch_exists(repo, usual[i])) {
+			*out = xstrdup(usual[i]);
+			return 0;
+		}
+	if ((rc = repo_current_branch(&current, repo, &ctx->err)) < 0)
+		return rc;
+	if (current && git_repository_head_unborn(repo) == 1) {
+		*out = current;
+		return 0;
+	}
+	free(current);
+	error_set(&ctx->err, GCAMP_ENOTFOUND,
+		  "cannot tell the base branch: no 'develop', no default "
+		  "branch of '%s', no 'main' or 'master'",
+		  remote);
+	error_hint(&ctx->err, "name it with 'git campaign init --base BRANCH'");
+	return GCAMP_ENOTFOUND;
+}
+
+/* Fills the forge from the remote's URL when it names OWNER/REPO. */
+static void forge_from_remote(struct campaign *c, git_repository *repo)
+{
+	git_remote *r = NULL;
+	struct forge_url u;
+
+	if (git_remote_lookup(&r, repo, c->remote) < 0 || !git_remote_url(r)) {
+		git_error_clear();
+		git_remote_free(r);
+		return;
+	}
+	if (forge_url_parse(&u, git_remote_url(r)) == 0) {
+		c->forge = xasprintf("%s/%s", u.owner, u.repo);
+		c->forge_host = xstrdup(u.host);
+		forge_url_release(&u);
+	}
+	git_remote_free(r);
+}
+
+static int folder_name(char **out, git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo);
+	size_t n = strlen(wd);
+	const char *p;
+
+	while (n > 1 && wd[n - 1] == '/')
+		n--;
+	for (p = wd + n; p > wd && p[-1] != '/'; p--)
+		;
+	*out = xstrndup(p, (size_t)(wd + n - p));
+	return 0;
+}
+
+static int has_rewrite_ref(struct gitcfg *cfg, struct error *err, int *out)
+{
+	struct strvec refs = STRVEC_INIT;
+	size_t i;
+	int rc;
+
+	*out = 0;
+	if ((rc = gitcfg_get_all(&refs, cfg, "notes.rewriteRef", err)) < 0)
+		return rc;
+	for (i = 0; i < refs.nr; i++)
+		if (!strcmp(refs.v[i], "refs/notes/campaign") ||
+		    !strcmp(refs.v[i], "refs/notes/*"))
+			*out = 1;
+	strvec_clear(&refs);
+	return 0;
+}
+
+/* Validates the options and fills c; writes nothing. */
+static int init_plan(struct campaign *c, struct ctx *ctx,
+		     const struct init_opts *o, git_repository *repo)
+{
+	const char *v;
+	struct gitcfg *cfg;
+	int rc;
+
+	if ((rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	if (gitcfg_get(&v, cfg, "campaign.name") == 0 && !o->force) {
+		error_set(&ctx->err, GCAMP_EEXISTS,
+			  "campaign '%s' is already set up in this repository",
+			  v);
+		error_hint(&ctx->err, "change it with 'git campaign config', "
+				      "or start over with 'init --force'");
+		return GCAMP_EEXISTS;
+	}
+	if (o->name)
+		c->name = xstrdup(o->name);
+	else
+		folder_name(&c->name, repo);
+	if ((rc = setting_find("name")->check(c->name, &ctx->err)) < 0)
+		return rc;
+	c->remote = xstrdup(o->remote ? o->remote : "origin");
+	if ((rc = check_remote(c->remote, &ctx->err)) < 0)
+		return rc;
+	if (o->base) {
+		if ((rc = check_branch(o->base, &ctx->err)) < 0)
+			return rc;
+		if (!campaign_branch_known(ctx, c->remote, o->base)) {
+			char *cur = NULL;
+			int unborn_here = repo_current_branch(&cur, repo,
+							      &ctx->err) == 0 &&
+					  cur && !strcmp(cur, o->base);
+
+			free(cur);
+			if (!unborn_here) {
+				error_set(&ctx->err, GCAMP_ENOTFOUND,
+					  "no branch '%s' here or on '%s'",
+					  o->base, c->remote);
+				return GCAMP_ENOTFOUND;
+			}
+		}
+		c->base = xstrdup(o->base);
+	} else if ((rc = campaign_detect_base(&c->base, ctx, c->remote)) < 0) {
+		return rc;
+	}
+	forge_from_remote(c, repo);
+	if (o->forge) {
+		if ((rc = check_forge(o->forge, &ctx->err)) < 0)
+			return rc;
+		free(c->forge);
+		c->forge = xstrdup(o->forge);
+		if (!c->forge_host)
+			c->forge_host = xstrdup("github.com");
+	}
+	c->umbrella = o->umbrella;
+	return 0;
+}
+
+static int record_created(struct db *db, const char *name, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[21];
+	int rc;
+
+	journal_now(now);
+	rc = db_prepare(
+		&st, db,
+		"INSERT INTO meta (key, value) VALUES"
+		" ('campaign', ?1), ('created_at', ?2)"
+		" ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+		" WHERE key = 'campaign'",
+		err);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "cannot record the campaign");
+	return 0;
+}
+
+/* On re-initialisation, settings the new campaign does not have must not
+ * survive from the old one. */
+static int unset_stale(struct gitcfg *cfg, const struct campaign *c,
+		       struct error *err)
+{
+	const char *keys[3] = {NULL, NULL, NULL};
+	size_t i;
+	int rc;
+
+	if (!c->forge) {
+		keys[0] = "campaign.forge";
+		keys[1] = "campaign.forgeHost";
+	}
+	if (!c->umbrella)
+		keys[2] = "campaign.umbrella";
+	for (i = 0; i < 3; i++) {
+		if (!keys[i])
+			continue;
+		rc = gitcfg_unset(cfg, keys[i], err);
+		if (rc == GCAMP_ENOTFOUND)
+			error_clear(err);
+		else if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int campaign_init(struct campaign *out, struct ctx *ctx,
+		  const struct init_opts *o)
+{
+	git_repository *repo;
+	struct gitcfg *cfg;
+	struct db *db;
+	char num[32];
+	int rc, has_ref;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	if ((rc = init_plan(out, ctx, o, repo)) < 0)
+		goto fail;
+	/* the database first: if it cannot be made, no setting is written */
+	if ((rc = ctx_db(&db, ctx)) < 0 ||
+	    (rc = record_created(db, out->name, &ctx->err)) < 0)
+		goto fail;
+	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.base", out->base, &ctx->err)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.remote", out->remote, &ctx->err)) <
+		    0)
+		goto fail;
+	if (out->forge && ((rc = gitcfg_set(cfg, "campaign.forge", out->forge,
+					    &ctx->err)) < 0 ||
+			   (rc = gitcfg_set(cfg, "campaign.forgeHost",
+					    out->forge_host, &ctx->err)) < 0))
+		goto fail;
+	if (out->umbrella) {
+		snprintf(num, sizeof(num), "%ld", out->umbrella);
+		if ((rc = gitcfg_set(cfg, "campaign.umbrella", num,
+				     &ctx->err)) < 0)
+			goto fail;
+	}
+	if (o->force && (rc = unset_stale(cfg, out, &ctx->err)) < 0)
+		goto fail;
+	if ((rc = has_rewrite_ref(cfg, &ctx->err, &has_ref)) < 0)
+		goto fail;
+	if (!has_ref && (rc = gitcfg_add(cfg, "notes.rewriteRef",
+					 "refs/notes/campaign", &ctx->err)) < 0)
+		goto fail;
+	return 0;
+fail:
+	campaign_release(out);
+	return rc;
+}

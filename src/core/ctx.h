@@ -1,0 +1,37 @@
+/* What a command works with: the error context, and the repository, its
+ * configuration and the database, each opened on first use. */
+#ifndef GCAMP_CTX_H
+#define GCAMP_CTX_H
+
+#include <git2.h>
+
+#include "io/db.h"
+#include "io/gitcfg.h"
+#include "util/error.h"
+
+struct ctx {
+	struct error err;
+	git_repository *repo; /* NULL until ctx_repo() */
+	struct gitcfg *cfg;   /* NULL until ctx_config() */
+	struct db *db;	      /* NULL until ctx_db() */
+};
+
+#define CTX_INIT                                                               \
+	{                                                                      \
+		ERROR_INIT, NULL, NULL, NULL                                   \
+	}
+
+/* Opens the repository (see repo_open) unless already open; *out is
+ * borrowed from ctx. With need_worktree, a bare repository is refused. */
+int ctx_repo(git_repository **out, struct ctx *ctx, int need_worktree);
+/* The repository's configuration with `-c` overrides; borrowed. */
+int ctx_config(struct gitcfg **out, struct ctx *ctx);
+/* The campaign database: GIT_CAMPAIGN_DB, else
+ * $GIT_COMMON_DIR/campaign/campaign.db; created when missing. Borrowed. */
+int ctx_db(struct db **out, struct ctx *ctx);
+/* The database path ctx_db() uses; the caller frees it. */
+int ctx_db_path(char **out, struct ctx *ctx);
+/* Releases everything ctx opened and forgets its error. */
+void ctx_release(struct ctx *ctx);
+
+#endif

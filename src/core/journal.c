@@ -1,0 +1,195 @@
+/* The operation journal in the database. */
+#include "core/journal.h"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+void journal_now(char *buf)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Runs a prepared statement to completion; finalises it. */
+static int step_done(sqlite3_stmt *st, struct db *db, const char *what,
+		     struct error *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "%s", what);
+	return 0;
+}
+
+int journal_begin(long long *out_id, struct db *db, const char *kind,
+		  const char *worktree, const char *summary,
+		  const char *continue_cmd, const char *abort_cmd,
+		  struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[21];
+	int rc;
+
+	*out_id = 0;
+	journal_now(now);
+	rc = db_prepare(&st, db,
+			"INSERT INTO operation (kind, state, worktree, summary,"
+			" continue_cmd, abort_cmd, pid, started_at, updated_at)"
+			" VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+			err);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, worktree, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, summary, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, continue_cmd, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, abort_cmd, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)getpid());
+	sqlite3_bind_text(st, 7, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, now, -1, SQLITE_STATIC);
+	if ((rc = step_done(st, db, "cannot start the journal", err)) < 0)
+		return rc;
+	*out_id = (long long)sqlite3_last_insert_rowid(db_handle(db));
+	return 0;
+}
+
+int journal_step(struct db *db, long long id, const char *step,
+		 const char *data, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[21];
+	int rc;
+
+	journal_now(now);
+	if ((rc = db_begin(db, err)) < 0)
+		return rc;
+	rc = db_prepare(&st, db,
+			"INSERT INTO journal (op_id, seq, step, data, at)"
+			" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4"
+			" FROM journal WHERE op_id = ?1",
+			err);
+	if (rc < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, step, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, data ? data : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0)
+		goto fail;
+	rc = db_prepare(&st, db,
+			"UPDATE operation SET updated_at = ? WHERE id = ?",
+			err);
+	if (rc < 0)
+		goto fail;
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0)
+		goto fail;
+	return db_commit(db, err);
+fail:
+	db_rollback(db);
+	return rc;
+}
+
+int journal_finish(struct db *db, long long id, int ok, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[21];
+	int rc;
+
+	journal_now(now);
+	rc = db_prepare(&st, db,
+			"UPDATE operation SET state = ?, updated_at = ?"
+			" WHERE id = ? AND state = 'running'",
+			err);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, ok ? "done" : "aborted", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, id);
+	if ((rc = step_done(st, db, "cannot close the journal", err)) < 0)
+		return rc;
+	if (sqlite3_changes(db_handle(db)) != 1)
+		return error_set(err, GCAMP_ENOTFOUND,
+				 "no running operation %lld", id);
+	return 0;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+int journal_unfinished(struct journal_op **out, size_t *out_n, struct db *db,
+		       struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct journal_op *ops = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*out_n = 0;
+	rc = db_prepare(&st, db,
+			"SELECT id, kind, worktree, summary, continue_cmd,"
+			" abort_cmd, pid, started_at, updated_at,"
+			" (SELECT step FROM journal j WHERE j.op_id = o.id"
+			"  ORDER BY seq DESC LIMIT 1)"
+			" FROM operation o WHERE state = 'running' ORDER BY id",
+			err);
+	if (rc < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct journal_op *op;
+
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 4;
+			ops = xrealloc(ops, alloc * sizeof(*ops));
+		}
+		op = &ops[n++];
+		op->id = sqlite3_column_int64(st, 0);
+		op->kind = col_dup(st, 1);
+		op->worktree = col_dup(st, 2);
+		op->summary = col_dup(st, 3);
+		op->continue_cmd = col_dup(st, 4);
+		op->abort_cmd = col_dup(st, 5);
+		op->pid = sqlite3_column_int64(st, 6);
+		op->started_at = col_dup(st, 7);
+		op->updated_at = col_dup(st, 8);
+		op->last_step = col_dup(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		journal_ops_free(ops, n);
+		return error_sqlite(err, db, rc, "cannot read the journal");
+	}
+	*out = ops;
+	*out_n = n;
+	return 0;
+}
+
+void journal_ops_free(struct journal_op *ops, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(ops[i].kind);
+		free(ops[i].worktree);
+		free(ops[i].summary);
+		free(ops[i].continue_cmd);
+		free(ops[i].abort_cmd);
+		free(ops[i].started_at);
+		free(ops[i].updated_at);
+		free(ops[i].last_step);
+	}
+	free(ops);
+}

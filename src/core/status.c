@@ -1,0 +1,236 @@
+/* Gathering what status shows. */
+#include "core/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+void status_release(struct status *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	campaign_release(&st->campaign);
+	free(st->branch);
+	for (i = 0; i < st->nstack; i++) {
+		free(st->stack[i].branch);
+		free(st->stack[i].parent);
+	}
+	free(st->stack);
+	for (i = 0; i < st->nstashes; i++)
+		free(st->stashes[i].name);
+	free(st->stashes);
+	journal_ops_free(st->ops, st->nops);
+	memset(st, 0, sizeof(*st));
+}
+
+/* The commit a branch names: refs/heads/NAME, else the remote's copy. */
+static int branch_tip(git_oid *out, git_repository *repo, const char *remote,
+		      const char *name)
+{
+	struct buf ref = BUF_INIT;
+	int rc;
+
+	buf_addf(&ref, "refs/heads/%s", name);
+	rc = git_reference_name_to_id(out, repo, ref.ptr);
+	if (rc < 0) {
+		buf_reset(&ref);
+		buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
+		rc = git_reference_name_to_id(out, repo, ref.ptr);
+	}
+	git_error_clear();
+	buf_release(&ref);
+	return rc;
+}
+
+struct stack_walk {
+	struct status *st;
+	size_t alloc;
+};
+
+/* branch.NAME.campaignparent = PARENT (NAME may hold dots) */
+static int collect_parent(const char *key, const char *value, void *data)
+{
+	struct stack_walk *w = data;
+	const char *name = key + strlen("branch.");
+	size_t n = strlen(name) - strlen(".campaignparent");
+	struct stack_link *l;
+	size_t i;
+
+	for (i = 0; i < w->st->nstack; i++)
+		if (strlen(w->st->stack[i].branch) == n &&
+		    !strncmp(w->st->stack[i].branch, name, n)) {
+			/* the last value wins, as for git config KEY */
+			free(w->st->stack[i].parent);
+			w->st->stack[i].parent = xstrdup(value);
+			return 0;
+		}
+	if (w->st->nstack == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 8;
+		w->st->stack = xrealloc(w->st->stack,
+					w->alloc * sizeof(*w->st->stack));
+	}
+	l = &w->st->stack[w->st->nstack++];
+	memset(l, 0, sizeof(*l));
+	l->branch = xstrndup(name, n);
+	l->parent = xstrdup(value);
+	return 0;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	return strcmp(((const struct stack_link *)a)->branch,
+		      ((const struct stack_link *)b)->branch);
+}
+
+static int collect_stack(struct status *st, struct ctx *ctx,
+			 git_repository *repo, struct gitcfg *cfg)
+{
+	struct stack_walk w = {st, 0};
+	struct buf key = BUF_INIT;
+	size_t i;
+	int rc;
+
+	rc = gitcfg_foreach(cfg, "branch.", ".campaignparent", collect_parent,
+			    &w, &ctx->err);
+	if (rc < 0)
+		return rc;
+	if (st->nstack > 1)
+		qsort(st->stack, st->nstack, sizeof(*st->stack), cmp_link);
+	for (i = 0; i < st->nstack; i++) {
+		struct stack_link *l = &st->stack[i];
+		const char *recorded;
+		git_oid tip, was;
+
+		if (branch_tip(&tip, repo, st->campaign.remote, l->parent) <
+		    0) {
+			l->parent_missing = 1;
+			continue;
+		}
+		buf_reset(&key);
+		buf_addf(&key, "branch.%s.campaignParentTip", l->branch);
+		l->needs_restack = gitcfg_get(&recorded, cfg, key.ptr) < 0 ||
+				   git_oid_fromstr(&was, recorded) < 0 ||
+				   !git_oid_equal(&was, &tip);
+	}
+	buf_release(&key);
+	return 0;
+}
+
+static int collect_stashes(struct status *st, struct ctx *ctx,
+			   git_repository *repo)
+{
+	static const char prefix[] = "refs/campaign/stash/";
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	size_t alloc = 0;
+	int rc;
+
+	rc = git_reference_iterator_glob_new(&it, repo,
+					     "refs/campaign/stash/*");
+	if (rc < 0)
+		return error_git(&ctx->err, rc, "cannot list named stashes");
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		const git_oid *oid = git_reference_target(ref);
+		struct named_stash *s;
+
+		if (oid) {
+			if (st->nstashes == alloc) {
+				alloc = alloc ? 2 * alloc : 4;
+				st->stashes =
+					xrealloc(st->stashes,
+						 alloc * sizeof(*st->stashes));
+			}
+			s = &st->stashes[st->nstashes++];
+			s->name = xstrdup(git_reference_name(ref) +
+					  sizeof(prefix) - 1);
+			git_oid_tostr(s->id, sizeof(s->id), oid);
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	if (rc != GIT_ITEROVER)
+		return error_git(&ctx->err, rc, "cannot list named stashes");
+	return 0;
+}
+
+int status_collect(struct status *out, struct ctx *ctx)
+{
+	git_repository *repo;
+	struct gitcfg *cfg;
+	struct db *db;
+	git_oid head, base;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = campaign_load(&out->campaign, ctx)) < 0)
+		goto fail;
+	if ((rc = repo_current_branch(&out->branch, repo, &ctx->err)) < 0)
+		goto fail;
+	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
+		git_oid_tostr(out->head, sizeof(out->head), &head);
+	git_error_clear();
+	if (branch_tip(&base, repo, out->campaign.remote, out->campaign.base) ==
+	    0) {
+		out->base_found = 1;
+		if (out->head[0] &&
+		    (rc = git_graph_ahead_behind(&out->ahead, &out->behind,
+						 repo, &head, &base)) < 0) {
+			error_git(&ctx->err, rc,
+				  "cannot compare HEAD with '%s'",
+				  out->campaign.base);
+			goto fail;
+		}
+	}
+	if ((rc = collect_stack(out, ctx, repo, cfg)) < 0 ||
+	    (rc = collect_stashes(out, ctx, repo)) < 0 ||
+	    (rc = ctx_db(&db, ctx)) < 0 ||
+	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) < 0)
+		goto fail;
+	return 0;
+fail:
+	status_release(out);
+	return rc;
+}
+
+static size_t find_link(const struct status *st, const char *branch)
+{
+	size_t i;
+
+	for (i = 0; i < st->nstack; i++)
+		if (!strcmp(st->stack[i].branch, branch))
+			return i;
+	return (size_t)-1;
+}
+
+void status_chain(size_t **out, size_t *out_n, const struct status *st,
+		  const char *branch)
+{
+	size_t *chain = xcalloc(st->nstack + 1, sizeof(*chain));
+	size_t n = 0, i, k;
+	const char *b = branch;
+
+	/* walk up to the base; a branch seen twice is a cycle */
+	while (b && (k = find_link(st, b)) != (size_t)-1 && n < st->nstack) {
+		for (i = 0; i < n; i++)
+			if (chain[i] == k)
+				break;
+		if (i < n)
+			break;
+		chain[n++] = k;
+		b = st->stack[k].parent;
+	}
+	for (i = 0; i < n / 2; i++) {
+		k = chain[i];
+		chain[i] = chain[n - 1 - i];
+		chain[n - 1 - i] = k;
+	}
+	*out = chain;
+	*out_n = n;
+}

@@ -1,0 +1,50 @@
+/* What `status` shows, gathered without printing: the campaign, the
+ * current branch against the base, the stack, named stashes and unfinished
+ * operations. Later parts of the tool add their sections here. */
+#ifndef GCAMP_STATUS_H
+#define GCAMP_STATUS_H
+
+#include <stddef.h>
+
+#include "core/campaign.h"
+#include "core/journal.h"
+
+struct stack_link {
+	char *branch;
+	char *parent;
+	int needs_restack;  /* the parent moved since campaignParentTip */
+	int parent_missing; /* the parent branch no longer exists */
+};
+
+struct named_stash {
+	char *name;  /* "ab/3" for refs/campaign/stash/ab/3 */
+	char id[41]; /* the stash commit */
+};
+
+struct status {
+	struct campaign campaign;
+	char *branch;		  /* NULL when HEAD is detached */
+	char head[41];		  /* "" when HEAD is unborn */
+	int base_found;		  /* the base branch resolves to a commit */
+	size_t ahead;		  /* commits of HEAD not in the base */
+	size_t behind;		  /* commits of the base not in HEAD */
+	struct stack_link *stack; /* every recorded relation, by branch */
+	size_t nstack;
+	struct named_stash *stashes;
+	size_t nstashes;
+	struct journal_op *ops; /* unfinished operations */
+	size_t nops;
+};
+
+/* Gathers the status of the campaign in ctx; release with
+ * status_release(). GCAMP_ENOTINIT without a campaign. */
+int status_collect(struct status *out, struct ctx *ctx);
+void status_release(struct status *st);
+
+/* The chain from the base to branch through recorded parents (base first,
+ * branch last) as indexes into st->stack, in *out (caller frees); *out_n is
+ * 0 when branch is not stacked. A cycle stops the walk. */
+void status_chain(size_t **out, size_t *out_n, const struct status *st,
+		  const char *branch);
+
+#endif

@@ -1,0 +1,352 @@
+/* The sqlite store and its migrations. */
+#include "io/db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+struct db {
+	sqlite3 *h;
+	char *path;
+};
+
+/* PRAGMA application_id of our databases: "GCMP" */
+#define DB_APPLICATION_ID 0x47434d50
+
+/*
+ * The schema, one step per version, append-only: a released step is never
+ * edited, a change is a new step. Each step runs in its own transaction with
+ * the version bump, so a database is always at exactly one version.
+ */
+static const char *const migrations[] = {
+	/* 1: campaign metadata and the operation journal */
+	"CREATE TABLE meta ("
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL"
+	") STRICT;"
+	"CREATE TABLE operation ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  state TEXT NOT NULL"
+	"    CHECK (state IN ('running', 'done', 'aborted')),"
+	"  worktree TEXT NOT NULL,"
+	"  summary TEXT NOT NULL,"
+	"  continue_cmd TEXT NOT NULL,"
+	"  abort_cmd TEXT NOT NULL,"
+	"  pid INTEGER NOT NULL,"
+	"  started_at TEXT NOT NULL,"
+	"  updated_at TEXT NOT NULL"
+	") STRICT;"
+	"CREATE INDEX operation_running ON operation(state)"
+	"  WHERE state = 'running';"
+	"CREATE TABLE journal ("
+	"  op_id INTEGER NOT NULL REFERENCES operation(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  step TEXT NOT NULL,"
+	"  data TEXT NOT NULL,"
+	"  at TEXT NOT NULL,"
+	"  PRIMARY KEY (op_id, seq)"
+	") STRICT;",
+};
+
+int db_schema_version(void)
+{
+	return (int)(sizeof(migrations) / sizeof(*migrations));
+}
+
+sqlite3 *db_handle(struct db *db)
+{
+	return db->h;
+}
+
+const char *db_path(struct db *db)
+{
+	return db->path;
+}
+
+int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
+{
+	const char *msg =
+		db && db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+	const char *path = db ? db->path : "?";
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	switch (rc & 0xff) {
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		error_set(err, GCAMP_EDB, "database '%s' is corrupt: %s", path,
+			  msg);
+		error_hint(err, "it was left as it is; move it aside to start "
+				"a new one (measurements stay in "
+				"refs/notes/campaign)");
+		return GCAMP_EDB;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		error_set(err, GCAMP_EDB, "database '%s' is busy: %s", path,
+			  msg);
+		error_hint(err, "another git-campaign holds it; try again "
+				"when it has finished");
+		return GCAMP_EDB;
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+		return error_set(err, GCAMP_EDB,
+				 "cannot write database '%s': %s", path, msg);
+	default:
+		return error_set(err, GCAMP_EDB, "%s: %s", what, msg);
+	}
+}
+
+int db_exec(struct db *db, const char *sql, struct error *err)
+{
+	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+
+	if (rc != SQLITE_OK)
+		return error_sqlite(err, db, rc, "database statement failed");
+	return 0;
+}
+
+int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
+	       struct error *err)
+{
+	int rc = sqlite3_prepare_v2(db->h, sql, -1, out, NULL);
+
+	if (rc != SQLITE_OK) {
+		*out = NULL;
+		return error_sqlite(err, db, rc, "cannot prepare a query");
+	}
+	return 0;
+}
+
+int db_begin(struct db *db, struct error *err)
+{
+	return db_exec(db, "BEGIN IMMEDIATE", err);
+}
+
+int db_commit(struct db *db, struct error *err)
+{
+	return db_exec(db, "COMMIT", err);
+}
+
+void db_rollback(struct db *db)
+{
+	if (!sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Runs a query that yields one integer. */
+static int query_int(struct db *db, const char *sql, int *out,
+		     struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = 0;
+	if ((rc = db_prepare(&st, db, sql, err)) < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return error_sqlite(err, db, rc, "cannot read database '%s'",
+				    db->path);
+	return 0;
+}
+
+int db_user_version(struct db *db, int *out, struct error *err)
+{
+	return query_int(db, "PRAGMA user_version", out, err);
+}
+
+static int refuse_newer(struct db *db, int version, struct error *err)
+{
+	error_set(err, GCAMP_EDB,
+		  "database '%s' has schema version %d, newer than this "
+		  "git-campaign knows (%d)",
+		  db->path, version, db_schema_version());
+	error_hint(err, "upgrade git-campaign; the database was left as it "
+			"is");
+	return GCAMP_EDB;
+}
+
+int db_migrate(struct db *db, int to, struct error *err)
+{
+	int version, rc;
+	char bump[96];
+
+	for (;;) {
+		if ((rc = db_begin(db, err)) < 0)
+			return rc;
+		/* read inside the write lock: another process may have
+		 * migrated while we waited for it */
+		if ((rc = db_user_version(db, &version, err)) < 0)
+			goto fail;
+		if (version > db_schema_version()) {
+			rc = refuse_newer(db, version, err);
+			goto fail;
+		}
+		if (version >= to) {
+			db_rollback(db);
+			return 0;
+		}
+		trace_printf("db: migrating %s to version %d", db->path,
+			     version + 1);
+		if ((rc = db_exec(db, migrations[version], err)) < 0)
+			goto fail;
+		snprintf(bump, sizeof(bump),
+			 "PRAGMA user_version = %d;"
+			 "PRAGMA application_id = %d",
+			 version + 1, DB_APPLICATION_ID);
+		if ((rc = db_exec(db, bump, err)) < 0)
+			goto fail;
+		if ((rc = db_commit(db, err)) < 0)
+			goto fail;
+	}
+fail:
+	db_rollback(db);
+	return rc;
+}
+
+/* Refuses a file that is there but is not a sqlite database, before sqlite
+ * sees it: sqlite would treat some such files as empty and write. */
+static int check_header(const char *path, int *exists, struct error *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*exists = 0;
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error_set(err, GCAMP_EDB,
+				 "cannot stat database '%s': %s", path,
+				 strerror(errno));
+	}
+	*exists = 1;
+	if (!S_ISREG(st.st_mode))
+		return error_set(err, GCAMP_EDB,
+				 "database '%s' is not a regular file", path);
+	if (st.st_size == 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_set(err, GCAMP_EDB,
+				 "cannot open database '%s': %s", path,
+				 strerror(errno));
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+		error_set(err, GCAMP_EDB,
+			  "database '%s' is not a sqlite database", path);
+		error_hint(err, "it was left as it is; move it aside, or point "
+				"GIT_CAMPAIGN_DB elsewhere");
+		return GCAMP_EDB;
+	}
+	return 0;
+}
+
+static int make_parent_dir(const char *path, struct error *err)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int rc = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+			rc = error_set(err, GCAMP_EDB, "cannot create '%s': %s",
+				       dir, strerror(errno));
+	}
+	free(dir);
+	return rc;
+}
+
+int db_open(struct db **out, const char *path, int flags, struct error *err)
+{
+	struct db *db = xcalloc(1, sizeof(*db));
+	int memory = !strcmp(path, ":memory:");
+	int exists = 0, version, tables, app, rc;
+	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+
+	*out = NULL;
+	db->path = xstrdup(path);
+	if (!memory) {
+		if ((rc = check_header(path, &exists, err)) < 0)
+			goto fail;
+		if (!exists && !(flags & DB_CREATE)) {
+			rc = error_set(err, GCAMP_ENOTFOUND,
+				       "no database at '%s'", path);
+			goto fail;
+		}
+		if (!exists && (rc = make_parent_dir(path, err)) < 0)
+			goto fail;
+	}
+	if (!exists)
+		oflags |= SQLITE_OPEN_CREATE;
+	rc = sqlite3_open_v2(path, &db->h, oflags, NULL);
+	if (rc != SQLITE_OK) {
+		rc = error_sqlite(err, db, rc, "cannot open database '%s'",
+				  path);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->h, 1);
+	sqlite3_busy_timeout(db->h, 5000);
+	/* parsing the schema is where a damaged file first shows */
+	if ((rc = query_int(db, "SELECT count(*) FROM sqlite_schema", &tables,
+			    err)) < 0 ||
+	    (rc = query_int(db, "PRAGMA application_id", &app, err)) < 0 ||
+	    (rc = db_user_version(db, &version, err)) < 0)
+		goto fail;
+	if (app != DB_APPLICATION_ID && (app != 0 || tables > 0)) {
+		rc = error_set(err, GCAMP_EDB,
+			       "database '%s' is not a git-campaign database",
+			       path);
+		error_hint(err, "it was left as it is; move it aside, or point "
+				"GIT_CAMPAIGN_DB elsewhere");
+		goto fail;
+	}
+	if (version > db_schema_version()) {
+		rc = refuse_newer(db, version, err);
+		goto fail;
+	}
+	if ((rc = db_exec(db, "PRAGMA foreign_keys = ON", err)) < 0)
+		goto fail;
+	if (!memory && version < db_schema_version() &&
+	    (rc = db_exec(db, "PRAGMA journal_mode = WAL", err)) < 0)
+		goto fail;
+	if ((rc = db_exec(db, "PRAGMA synchronous = NORMAL", err)) < 0)
+		goto fail;
+	if (version < db_schema_version() &&
+	    (rc = db_migrate(db, db_schema_version(), err)) < 0)
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	db_close(db);
+	return rc;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close_v2(db->h);
+	free(db->path);
+	free(db);
+}

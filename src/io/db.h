@@ -1,0 +1,60 @@
+/* The sqlite store: one database per repository, shared by its worktrees,
+ * in WAL mode with a busy timeout, its schema moved forward by numbered
+ * migration steps keyed on PRAGMA user_version. */
+#ifndef GCAMP_DB_H
+#define GCAMP_DB_H
+
+#include <sqlite3.h>
+
+#include "util/error.h"
+
+struct db;
+
+enum {
+	DB_CREATE = 1, /* create the file (and its folder) when missing */
+};
+
+/* The schema version this build writes; newer databases are refused. */
+int db_schema_version(void);
+
+/*
+ * Opens (with DB_CREATE, creates) the database at path and migrates it to
+ * db_schema_version(). A file that is not a sqlite database, a corrupt one
+ * and one from a newer git-campaign are refused with GCAMP_EDB and left
+ * untouched. ":memory:" opens a private in-memory database (tests). A
+ * missing file without DB_CREATE is GCAMP_ENOTFOUND. The caller closes *out
+ * with db_close().
+ */
+int db_open(struct db **out, const char *path, int flags, struct error *err);
+/* Closes the database. Accepts NULL. */
+void db_close(struct db *db);
+/* The underlying handle, borrowed, for prepared statements. */
+sqlite3 *db_handle(struct db *db);
+/* The path given to db_open, borrowed. */
+const char *db_path(struct db *db);
+
+/* Records a sqlite failure as "WHAT: sqlite message", naming a corrupt
+ * database as such. Returns GCAMP_EDB. */
+int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Runs SQL without results (several statements allowed). */
+int db_exec(struct db *db, const char *sql, struct error *err);
+/* BEGIN IMMEDIATE (waits up to the busy timeout for other writers), COMMIT,
+ * ROLLBACK. db_rollback never fails and may be called after a failed
+ * commit. */
+int db_begin(struct db *db, struct error *err);
+int db_commit(struct db *db, struct error *err);
+void db_rollback(struct db *db);
+
+/* Prepares one statement; *out is finalised by the caller. */
+int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
+	       struct error *err);
+
+/* Migrates a database that is at version `from` up to `to` (each step in
+ * its own transaction). Exposed for the migration tests; db_open calls it. */
+int db_migrate(struct db *db, int to, struct error *err);
+/* The database's PRAGMA user_version. */
+int db_user_version(struct db *db, int *out, struct error *err);
+
+#endif

@@ -1,0 +1,353 @@
+/* Configuration reads with command-line overrides, and writes. */
+#include "io/gitcfg.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+/* Marks a `-c key` without "=": git reads it as boolean true. */
+static char implicit_true[] = "true";
+
+struct gitcfg {
+	git_repository *repo;
+	git_config *snap;
+	struct strvec params; /* key, value, key, value ... (normalised keys) */
+};
+
+int gitcfg_normalize_key(char *key)
+{
+	char *first = strchr(key, '.'), *last = strrchr(key, '.'), *p;
+
+	if (!first || first == key || !last[1])
+		return -1;
+	for (p = key; p < first; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (p = last + 1; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return 0;
+}
+
+/* One shell-quoted word as git's sq_quote writes it: 'abc'\''d'\!'e'. */
+static const char *sq_dequote_word(struct buf *out, const char *p)
+{
+	buf_reset(out);
+	while (*p == '\'') {
+		const char *end = strchr(p + 1, '\'');
+
+		if (!end)
+			return NULL;
+		buf_add(out, p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		if (p[0] == '\\' && p[1] && p[2] == '\'') {
+			buf_putc(out, p[1]);
+			p += 2;
+		}
+	}
+	return p;
+}
+
+int gitcfg_parse_parameters(struct strvec *out, const char *env)
+{
+	struct buf w = BUF_INIT;
+	const char *p = env;
+	int rc = 0;
+
+	while (*p) {
+		char *key, *eq;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (*p != '\'' || !(p = sq_dequote_word(&w, p))) {
+			rc = -1;
+			break;
+		}
+		if (*p == '=') {
+			/* new form: 'key'='value' or 'key'= */
+			key = xstrdup(w.ptr);
+			p++;
+			if (*p == '\'') {
+				if (!(p = sq_dequote_word(&w, p))) {
+					free(key);
+					rc = -1;
+					break;
+				}
+				strvec_push_owned(out, key);
+				strvec_push(out, w.ptr);
+			} else {
+				strvec_push_owned(out, key);
+				strvec_push(out, implicit_true);
+			}
+		} else {
+			/* old form: 'key=value' or 'key' */
+			eq = strchr(w.ptr, '=');
+			if (eq) {
+				*eq = '\0';
+				strvec_push(out, w.ptr);
+				strvec_push(out, eq + 1);
+			} else {
+				strvec_push(out, w.ptr);
+				strvec_push(out, implicit_true);
+			}
+		}
+		if (*p && !isspace((unsigned char)*p)) {
+			rc = -1;
+			break;
+		}
+	}
+	buf_release(&w);
+	return rc;
+}
+
+static void load_params(struct gitcfg *c)
+{
+	const char *env = getenv("GIT_CONFIG_PARAMETERS");
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	size_t i;
+
+	if (env && gitcfg_parse_parameters(&c->params, env) < 0) {
+		/* git itself refuses to run with a bogus value, so we never
+		 * see one from it; ignore what we cannot read */
+		strvec_clear(&c->params);
+	}
+	if (count) {
+		long n = strtol(count, NULL, 10), k;
+
+		for (k = 0; k < n && k < 10000; k++) {
+			char name[64];
+			const char *key, *val;
+
+			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", k);
+			key = getenv(name);
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", k);
+			val = getenv(name);
+			if (!key || !val)
+				break;
+			strvec_push(&c->params, key);
+			strvec_push(&c->params, val);
+		}
+	}
+	for (i = 0; i < c->params.nr; i += 2)
+		gitcfg_normalize_key(c->params.v[i]);
+}
+
+int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err)
+{
+	struct gitcfg *c = xcalloc(1, sizeof(*c));
+	int rc;
+
+	c->repo = repo;
+	rc = git_repository_config_snapshot(&c->snap, repo);
+	if (rc < 0) {
+		free(c);
+		*out = NULL;
+		return error_git(err, rc, "cannot read the git configuration");
+	}
+	load_params(c);
+	*out = c;
+	return 0;
+}
+
+void gitcfg_free(struct gitcfg *c)
+{
+	if (!c)
+		return;
+	git_config_free(c->snap);
+	strvec_clear(&c->params);
+	free(c);
+}
+
+static char *normalized(const char *key)
+{
+	char *k = xstrdup(key);
+
+	gitcfg_normalize_key(k);
+	return k;
+}
+
+int gitcfg_get(const char **out, struct gitcfg *c, const char *key)
+{
+	char *k = normalized(key);
+	size_t i;
+
+	*out = NULL;
+	for (i = c->params.nr; i >= 2; i -= 2)
+		if (!strcmp(c->params.v[i - 2], k)) {
+			*out = c->params.v[i - 1];
+			break;
+		}
+	if (!*out && git_config_get_string(out, c->snap, k) < 0) {
+		git_error_clear();
+		*out = NULL;
+	}
+	free(k);
+	return *out ? 0 : GCAMP_ENOTFOUND;
+}
+
+int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
+		   struct error *err)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	char *k = normalized(key);
+	size_t i;
+	int rc;
+
+	rc = git_config_multivar_iterator_new(&it, c->snap, k, NULL);
+	if (rc < 0) {
+		error_git(err, rc, "cannot read '%s'", key);
+		goto out;
+	}
+	while ((rc = git_config_next(&e, it)) == 0)
+		strvec_push(out, e->value);
+	if (rc != GIT_ITEROVER) {
+		error_git(err, rc, "cannot read '%s'", key);
+		goto out;
+	}
+	rc = 0;
+	for (i = 0; i < c->params.nr; i += 2)
+		if (!strcmp(c->params.v[i], k))
+			strvec_push(out, c->params.v[i + 1]);
+out:
+	git_config_iterator_free(it);
+	free(k);
+	return rc < 0 ? GCAMP_EFATAL : 0;
+}
+
+int gitcfg_get_bool(int *out, struct gitcfg *c, const char *key, int def,
+		    struct error *err)
+{
+	const char *v;
+	static const char *const yes[] = {"true", "yes", "on", "1"};
+	static const char *const no[] = {"false", "no", "off", "0", ""};
+	size_t i;
+
+	*out = def;
+	if (gitcfg_get(&v, c, key) < 0)
+		return 0;
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		if (!strcasecmp(v, yes[i]))
+			return *out = 1, 0;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(v, no[i]))
+			return *out = 0, 0;
+	return error_set(err, GCAMP_EUSAGE, "bad boolean value '%s' for '%s'",
+			 v, key);
+}
+
+static int key_matches(const char *key, const char *prefix, const char *suffix)
+{
+	size_t k = strlen(key), p = strlen(prefix), s = strlen(suffix);
+
+	return k >= p + s && !strncmp(key, prefix, p) &&
+	       !strcmp(key + k - s, suffix);
+}
+
+/*
+ * A plain iterator with our own matching: libgit2's regex walk
+ * (git_config_foreach_match) leaks PCRE2 match data on Debian's build, and
+ * prefix/suffix is all the tool needs.
+ */
+int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
+		   int (*fn)(const char *key, const char *value, void *data),
+		   void *data, struct error *err)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	size_t i;
+	int rc, stop = 0;
+
+	rc = git_config_iterator_new(&it, c->snap);
+	if (rc < 0)
+		return error_git(err, rc, "cannot read the git configuration");
+	while (!stop && (rc = git_config_next(&e, it)) == 0)
+		if (key_matches(e->name, prefix, suffix))
+			stop = fn(e->name, e->value, data);
+	git_config_iterator_free(it);
+	if (stop)
+		return stop;
+	if (rc != GIT_ITEROVER)
+		return error_git(err, rc, "cannot read the git configuration");
+	for (i = 0; i < c->params.nr && !stop; i += 2)
+		if (key_matches(c->params.v[i], prefix, suffix))
+			stop = fn(c->params.v[i], c->params.v[i + 1], data);
+	return stop;
+}
+
+/* Runs one write against the repository's local config file, then renews
+ * the snapshot so later reads see it. */
+static int write_local(struct gitcfg *c, const char *key, const char *value,
+		       int mode, struct error *err)
+{
+	git_config *all = NULL, *local = NULL, *snap = NULL;
+	char *k = normalized(key);
+	int rc;
+
+	rc = git_repository_config(&all, c->repo);
+	if (rc < 0) {
+		error_git(err, rc, "cannot open the git configuration");
+		goto out;
+	}
+	rc = git_config_open_level(&local, all, GIT_CONFIG_LEVEL_LOCAL);
+	if (rc < 0) {
+		error_git(err, rc, "cannot open the repository's config");
+		goto out;
+	}
+	if (mode == 0)
+		rc = git_config_set_string(local, k, value);
+	else if (mode == 1)
+		/* "^$" never matches an existing value, so this appends */
+		rc = git_config_set_multivar(local, k, "^$", value);
+	else
+		rc = git_config_delete_multivar(local, k, ".*");
+	if (rc == GIT_ENOTFOUND) {
+		rc = error_set(err, GCAMP_ENOTFOUND, "'%s' is not set", key);
+		goto out;
+	}
+	if (rc == GIT_EEXISTS) {
+		/* several values: git config KEY VALUE refuses too */
+		rc = error_set(err, GCAMP_EEXISTS,
+			       "'%s' has several values; unset it first", key);
+		goto out;
+	}
+	if (rc < 0) {
+		error_git(err, rc, "cannot write '%s'", key);
+		goto out;
+	}
+	rc = git_repository_config_snapshot(&snap, c->repo);
+	if (rc < 0) {
+		error_git(err, rc, "cannot read the git configuration");
+		goto out;
+	}
+	git_config_free(c->snap);
+	c->snap = snap;
+out:
+	git_config_free(local);
+	git_config_free(all);
+	free(k);
+	return rc < 0 ? (err->code ? err->code : GCAMP_EFATAL) : 0;
+}
+
+int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
+	       struct error *err)
+{
+	return write_local(c, key, value, 0, err);
+}
+
+int gitcfg_add(struct gitcfg *c, const char *key, const char *value,
+	       struct error *err)
+{
+	return write_local(c, key, value, 1, err);
+}
+
+int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err)
+{
+	return write_local(c, key, NULL, 2, err);
+}

@@ -1,0 +1,60 @@
+/* Git configuration as git itself sees it: libgit2's files plus the
+ * command-line overrides (`git -c k=v`, GIT_CONFIG_PARAMETERS and
+ * GIT_CONFIG_COUNT/KEY/VALUE) that libgit2 ignores. Writes go to the
+ * repository's own config file. */
+#ifndef GCAMP_GITCFG_H
+#define GCAMP_GITCFG_H
+
+#include <git2.h>
+
+#include "util/error.h"
+#include "util/strvec.h"
+
+struct gitcfg;
+
+/* Reads a snapshot of the configuration of repo (which must outlive it).
+ * The caller frees *out with gitcfg_free(). */
+int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err);
+void gitcfg_free(struct gitcfg *c);
+
+/* The last value of key in *out (borrowed until the next write or
+ * gitcfg_free), or GCAMP_ENOTFOUND with *out = NULL. A key given as
+ * `-c key` without a value reads as "true". */
+int gitcfg_get(const char **out, struct gitcfg *c, const char *key);
+/* Every value of a multi-valued key, in git's order, appended to out. */
+int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
+		   struct error *err);
+/* A boolean as git reads it (true/yes/on/1, false/no/off/0/""); def when
+ * unset; GCAMP_EUSAGE when set to something else. */
+int gitcfg_get_bool(int *out, struct gitcfg *c, const char *key, int def,
+		    struct error *err);
+
+/* Calls fn for each (key, value) whose normalised key starts with prefix
+ * and ends with suffix (both in normalised form, e.g. "branch." and
+ * ".campaignparent"), in git's order, the -c overrides last. A non-zero
+ * return from fn stops the walk and is returned. */
+int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
+		   int (*fn)(const char *key, const char *value, void *data),
+		   void *data, struct error *err);
+
+/* Writes key = value into the repository's config (replacing every value
+ * of a multi-valued key when replace_all). */
+int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
+	       struct error *err);
+/* Appends one more value to a multi-valued key. */
+int gitcfg_add(struct gitcfg *c, const char *key, const char *value,
+	       struct error *err);
+/* Removes every value of key from the repository's config; GCAMP_ENOTFOUND
+ * when it had none. */
+int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err);
+
+/* Normalises "Section.Sub.Name" to "section.Sub.name" in place; returns -1
+ * when key has no dot or an empty part (not a valid config key). */
+int gitcfg_normalize_key(char *key);
+
+/* Parses a GIT_CONFIG_PARAMETERS value (both of git's quoting forms) into
+ * alternating key, value entries; `-c key` without "=" gives "true".
+ * Returns -1 on a quoting error. Exposed for the unit tests. */
+int gitcfg_parse_parameters(struct strvec *out, const char *env);
+
+#endif

@@ -1,0 +1,34 @@
+/* The repository adapter: opening with git's environment rules, and the one
+ * place libgit2's errors are translated. */
+#ifndef GCAMP_REPO_H
+#define GCAMP_REPO_H
+
+#include <git2.h>
+
+#include "util/error.h"
+
+/* Opens the repository the way git would for this process: GIT_DIR,
+ * GIT_WORK_TREE, GIT_CEILING_DIRECTORIES and the current directory (so
+ * `git -C`, `--git-dir`, subdirectories and linked worktrees work). Outside
+ * a repository: GCAMP_ENOREPO. The caller frees *out with
+ * git_repository_free(). */
+int repo_open(git_repository **out, struct error *err);
+
+/* Records libgit2's last error as "WHAT: message" (a NULL last error, which
+ * libgit2 1.5 allows, reads as the return code). Returns GCAMP_EFATAL, or
+ * GCAMP_ENOTFOUND when rc is GIT_ENOTFOUND. */
+int error_git(struct error *err, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The directory shared by all worktrees ($GIT_COMMON_DIR), with a trailing
+ * slash; borrowed from repo. */
+const char *repo_common_dir(git_repository *repo);
+
+/* The checked-out branch's short name ("main", also when unborn) in *out,
+ * or NULL when HEAD is detached. The caller frees *out. */
+int repo_current_branch(char **out, git_repository *repo, struct error *err);
+
+/* 1 when refs/heads/NAME exists, else 0. */
+int repo_branch_exists(git_repository *repo, const char *name);
+
+#endif

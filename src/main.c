@@ -1,0 +1,151 @@
+/* git-campaign: global options, the command table, exit-code policy and
+ * the final check that standard output was written. */
+#include <errno.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "util/options.h"
+#include "util/suggest.h"
+
+#ifndef GCAMP_VERSION
+#define GCAMP_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"config", cmd_config, "read and write the campaign's settings"},
+	{"init", cmd_init, "start a campaign in this repository"},
+	{"status", cmd_status,
+	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(*commands))
+
+static const char *const main_usage[] = {
+	"git campaign [--version] [-h | --help] COMMAND [ARGS]",
+	NULL,
+};
+
+static void print_usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: %s\n\ncommands:\n", main_usage[0]);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "   %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(fp, "\n'git campaign COMMAND -h' lists a command's options; "
+		    "'git campaign --help' opens the manual.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS], *best[NCOMMANDS];
+	size_t i, n;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	n = suggest_closest(best, NCOMMANDS, name, names, NCOMMANDS);
+	fprintf(stderr, "fatal: '%s' is not a git campaign command", name);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
+			best[i]);
+	fprintf(stderr, n ? "?\n" : "; see 'git campaign -h'\n");
+	return 129;
+}
+
+/* git -c and GIT_CONFIG_NOSYSTEM as git reads them (libgit2 does not) */
+static void configure_libgit2(void)
+{
+	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
+
+	if (nosys && *nosys && strcmp(nosys, "0") && strcmp(nosys, "false"))
+		git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH,
+				 GIT_CONFIG_LEVEL_SYSTEM, "/nonexistent");
+}
+
+/* A write error on stdout (a full disk, a closed pipe) must not pass for
+ * success. */
+static int check_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "fatal: cannot write to standard output: %s\n",
+			strerror(errno));
+		return 128;
+	}
+	return status;
+}
+
+static int run(int argc, const char **argv)
+{
+	const struct command *cmd;
+	struct ctx ctx = CTX_INIT;
+	int status;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[1], "-h")) {
+		print_usage(stdout);
+		return 129;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("git-campaign version %s\n", GCAMP_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		const char *topic = argc > 2 ? argv[2] : NULL;
+		char page[128];
+
+		if (topic && !find_command(topic))
+			return unknown_command(topic);
+		snprintf(page, sizeof(page), "git-campaign%s%s",
+			 topic ? "-" : "", topic ? topic : "");
+		help_open_man(page);
+		fprintf(stderr, "warning: cannot run 'man %s'\n", page);
+		print_usage(stdout);
+		return 129;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "error: unknown option '%s'\n", argv[1]);
+		print_usage(stderr);
+		return 129;
+	}
+	if (!(cmd = find_command(argv[1])))
+		return unknown_command(argv[1]);
+	status = cmd->fn(argc - 1, argv + 1, &ctx);
+	ctx_release(&ctx);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	git_libgit2_init();
+	configure_libgit2();
+	status = run(argc, (const char **)argv);
+	git_libgit2_shutdown();
+	return check_stdout(status);
+}

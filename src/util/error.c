@@ -1,0 +1,56 @@
+/* Error recording and the exit-code policy. */
+#include "util/error.h"
+
+#include <stdio.h>
+
+int error_set(struct error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err->code)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void error_hint(struct error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
+	va_end(ap);
+}
+
+void error_clear(struct error *err)
+{
+	err->code = 0;
+	err->msg[0] = '\0';
+	err->hint[0] = '\0';
+}
+
+int error_exit_code(int code)
+{
+	switch (code) {
+	case GCAMP_OK:
+		return 0;
+	case GCAMP_EREFUSED:
+		return 1;
+	case GCAMP_EUSAGE:
+		return 129;
+	default:
+		return 128;
+	}
+}
+
+void error_print(const struct error *err)
+{
+	const char *prefix = err->code == GCAMP_EREFUSED ? "error" : "fatal";
+
+	fprintf(stderr, "%s: %s\n", prefix, err->msg[0] ? err->msg : "failed");
+	if (err->hint[0])
+		fprintf(stderr, "hint: %s\n", err->hint);
+}

@@ -1,0 +1,235 @@
+/* Option parsing and usage text. */
+#include "util/options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/strvec.h"
+
+void usage_print(const char *const *usage, const struct option *opts,
+		 int to_stderr)
+{
+	FILE *fp = to_stderr ? stderr : stdout;
+	const struct option *o;
+	size_t i;
+
+	for (i = 0; usage[i]; i++)
+		fprintf(fp, "%s %s\n", i ? "   or:" : "usage:", usage[i]);
+	if (opts && opts->type != OPTION_END)
+		fputc('\n', fp);
+	for (o = opts; o && o->type != OPTION_END; o++) {
+		struct buf b = BUF_INIT;
+
+		if (o->type == OPTION_GROUP) {
+			fprintf(fp, "%s%s\n", o == opts ? "" : "\n", o->help);
+			continue;
+		}
+		buf_puts(&b, "    ");
+		if (o->short_name)
+			buf_addf(&b, "-%c", o->short_name);
+		if (o->short_name && o->long_name)
+			buf_puts(&b, ", ");
+		if (o->long_name)
+			buf_addf(&b, "--%s", o->long_name);
+		if (o->argh)
+			buf_addf(&b, " %s", o->argh);
+		if (b.len >= 26)
+			fprintf(fp, "%s\n%26s%s\n", b.ptr, "", o->help);
+		else
+			fprintf(fp, "%-26s%s\n", b.ptr, o->help);
+		buf_release(&b);
+	}
+}
+
+void help_open_man(const char *page)
+{
+	fflush(stdout);
+	execlp("man", "man", page, (char *)NULL);
+}
+
+/* "git campaign init [NAME]" -> "git-campaign-init" */
+static void man_page_name(struct buf *out, const char *synopsis)
+{
+	const char *p = synopsis;
+	int words = 0;
+
+	buf_reset(out);
+	while (*p && words < 3) {
+		size_t n = strcspn(p, " ");
+
+		if (words)
+			buf_putc(out, '-');
+		buf_add(out, p, n);
+		words++;
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p == '[' || *p == '-' || (*p >= 'A' && *p <= 'Z'))
+			break;
+	}
+}
+
+static int bad(const char *const *usage, const struct option *opts,
+	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int bad(const char *const *usage, const struct option *opts,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_print(usage, opts, 1);
+	return PARSE_OPTIONS_EXIT;
+}
+
+static int take_value(const struct option *o, const char *val,
+		      const char *const *usage, const struct option *opts)
+{
+	char *end;
+	long n;
+
+	switch (o->type) {
+	case OPTION_STRING:
+		*(const char **)o->value = val;
+		return 0;
+	case OPTION_LIST:
+		strvec_push(o->value, val);
+		return 0;
+	case OPTION_INT:
+		errno = 0;
+		n = strtol(val, &end, 10);
+		if (!*val || *end || errno)
+			return bad(usage, opts, "'%s' is not a whole number",
+				   val);
+		*(long *)o->value = n;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct option *find_long(const struct option *opts,
+				      const char *name, size_t len, int *neg)
+{
+	const struct option *o;
+
+	*neg = 0;
+	for (o = opts; o->type != OPTION_END; o++)
+		if (o->long_name && strlen(o->long_name) == len &&
+		    !strncmp(o->long_name, name, len))
+			return o;
+	if (len > 3 && !strncmp(name, "no-", 3))
+		for (o = opts; o->type != OPTION_END; o++)
+			if (o->type == OPTION_BOOL && o->long_name &&
+			    strlen(o->long_name) == len - 3 &&
+			    !strncmp(o->long_name, name + 3, len - 3)) {
+				*neg = 1;
+				return o;
+			}
+	return NULL;
+}
+
+static const struct option *find_short(const struct option *opts, char c)
+{
+	const struct option *o;
+
+	for (o = opts; o->type != OPTION_END; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usage)
+{
+	static const struct option none[] = {OPT_END()};
+	int i, n = 0, neg;
+
+	if (!opts)
+		opts = none;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct option *o;
+
+		if (!strcmp(a, "--")) {
+			for (i++; i < argc; i++)
+				argv[n++] = argv[i];
+			break;
+		}
+		if (!strcmp(a, "-h")) {
+			usage_print(usage, opts, 0);
+			return PARSE_OPTIONS_EXIT;
+		}
+		if (!strcmp(a, "--help")) {
+			struct buf page = BUF_INIT;
+
+			man_page_name(&page, usage[0]);
+			help_open_man(page.ptr);
+			buf_release(&page);
+			usage_print(usage, opts, 0);
+			return PARSE_OPTIONS_EXIT;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+			o = find_long(opts, name, len, &neg);
+			if (!o)
+				return bad(usage, opts, "unknown option '%s'",
+					   a);
+			if (o->type == OPTION_BOOL) {
+				if (eq)
+					return bad(usage, opts,
+						   "option '%s' takes no value",
+						   a);
+				*(int *)o->value = !neg;
+				continue;
+			}
+			if (!eq && i + 1 >= argc)
+				return bad(usage, opts,
+					   "option '%s' requires a value", a);
+			if (take_value(o, eq ? eq + 1 : argv[++i], usage,
+				       opts) < 0)
+				return PARSE_OPTIONS_EXIT;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			const char *p;
+
+			for (p = a + 1; *p; p++) {
+				char flag[3] = {'-', *p, '\0'};
+
+				o = find_short(opts, *p);
+				if (!o)
+					return bad(usage, opts,
+						   "unknown switch '%s'", flag);
+				if (o->type == OPTION_BOOL) {
+					*(int *)o->value = 1;
+					continue;
+				}
+				if (!p[1] && i + 1 >= argc)
+					return bad(
+						usage, opts,
+						"switch '%s' requires a value",
+						flag);
+				if (take_value(o, p[1] ? p + 1 : argv[++i],
+					       usage, opts) < 0)
+					return PARSE_OPTIONS_EXIT;
+				break;
+			}
+			continue;
+		}
+		argv[n++] = a;
+	}
+	argv[n] = NULL;
+	return n;
+}

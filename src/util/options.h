@@ -1,0 +1,75 @@
+/* Command-line option parsing with generated usage text (git's
+ * parse-options, smaller): every command describes its options once, and
+ * -h, errors and the man page SYNOPSIS all come from that one table. */
+#ifndef GCAMP_OPTIONS_H
+#define GCAMP_OPTIONS_H
+
+enum option_type {
+	OPTION_END = 0,
+	OPTION_BOOL,   /* int *: set to 1 (--no-NAME sets 0) */
+	OPTION_STRING, /* const char **: borrowed from argv */
+	OPTION_INT,    /* long *: decimal, whole argument */
+	OPTION_LIST,   /* struct strvec *: repeatable, each value appended */
+	OPTION_GROUP,  /* a heading in the usage text */
+};
+
+struct option {
+	enum option_type type;
+	char short_name; /* 0 when none */
+	const char *long_name;
+	void *value;
+	const char *argh; /* placeholder in usage, e.g. "BRANCH" */
+	const char *help;
+};
+
+#define OPT_BOOL(s, l, v, h)                                                   \
+	{                                                                      \
+		OPTION_BOOL, (s), (l), (v), NULL, (h)                          \
+	}
+#define OPT_STRING(s, l, v, a, h)                                              \
+	{                                                                      \
+		OPTION_STRING, (s), (l), (v), (a), (h)                         \
+	}
+#define OPT_INT(s, l, v, a, h)                                                 \
+	{                                                                      \
+		OPTION_INT, (s), (l), (v), (a), (h)                            \
+	}
+#define OPT_LIST(s, l, v, a, h)                                                \
+	{                                                                      \
+		OPTION_LIST, (s), (l), (v), (a), (h)                           \
+	}
+#define OPT_GROUP(h)                                                           \
+	{                                                                      \
+		OPTION_GROUP, 0, NULL, NULL, NULL, (h)                         \
+	}
+#define OPT_END()                                                              \
+	{                                                                      \
+		OPTION_END, 0, NULL, NULL, NULL, NULL                          \
+	}
+
+/* Returned by parse_options when the process should exit 129 now: the usage
+ * was printed (to stdout for -h, to stderr after an error). */
+#define PARSE_OPTIONS_EXIT (-129)
+
+/*
+ * Parses argv[1..argc-1] (argv[0] is the command name) against opts.
+ * usage is a NULL-terminated list of synopsis lines, each starting with
+ * "git campaign NAME". Options and operands may be mixed; "--" ends options
+ * and everything after it is an operand. On success the operands are moved
+ * to argv[0..n-1] (argv[n] = NULL) and n is returned. "-h" prints the usage
+ * on stdout; "--help" opens the command's man page (git-campaign-NAME) and
+ * falls back to the usage; an unknown option or a bad value prints one
+ * "error:" line and the usage on stderr. Both return PARSE_OPTIONS_EXIT.
+ */
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usage);
+
+/* Prints the usage block (synopsis and option help) to stdout or stderr. */
+void usage_print(const char *const *usage, const struct option *opts,
+		 int to_stderr);
+
+/* Replaces this process with `man PAGE`; returns only when man could not be
+ * started. */
+void help_open_man(const char *page);
+
+#endif

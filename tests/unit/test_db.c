@@ -1,0 +1,196 @@
+/* Unit tests for src/io/db.c and src/core/journal.c: migrations, refusals
+ * and the operation journal, on ":memory:" and on files the tests make. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/journal.h"
+#include "io/db.h"
+
+static char dir[] = "/tmp/gcamp-test-db-XXXXXX";
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *path_in_dir(const char *name)
+{
+	static char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	fclose(fp);
+}
+
+static void memory_database_is_current(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	int v;
+
+	(void)state;
+	assert_int_equal(db_open(&db, ":memory:", DB_CREATE, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, db_schema_version());
+	db_close(db);
+	db_close(NULL);
+}
+
+/* one test per past schema version: 0 is an empty file */
+static void migrates_from_version_0(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("v0.db");
+	int v;
+
+	(void)state;
+	write_file(p, "", 0);
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, db_schema_version());
+	/* the tables of version 1 are there */
+	assert_int_equal(db_exec(db,
+				 "INSERT INTO meta VALUES ('k', 'v');"
+				 "SELECT id FROM operation;"
+				 "SELECT op_id FROM journal;",
+				 &err),
+			 0);
+	db_close(db);
+	/* and opening again is a no-op */
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	db_close(db);
+}
+
+static void missing_file_without_create(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+
+	(void)state;
+	assert_int_equal(db_open(&db, path_in_dir("nope/x.db"), 0, &err),
+			 GCAMP_ENOTFOUND);
+	assert_null(db);
+	assert_int_equal(access(path_in_dir("nope"), F_OK), -1);
+	error_clear(&err);
+	assert_int_equal(db_open(&db, path_in_dir("new/x.db"), DB_CREATE, &err),
+			 0);
+	db_close(db);
+}
+
+static void refuses_newer_schema(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("newer.db");
+
+	(void)state;
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
+	assert_int_equal(db_exec(db, "PRAGMA user_version = 1000", &err), 0);
+	db_close(db);
+	assert_int_equal(db_open(&db, p, 0, &err), GCAMP_EDB);
+	assert_null(db);
+	assert_non_null(strstr(err.msg, "schema version 1000, newer"));
+	assert_non_null(strstr(err.hint, "upgrade"));
+}
+
+static void refuses_non_sqlite_and_foreign(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("text.db");
+	sqlite3 *h;
+
+	(void)state;
+	write_file(p, "hello, this is not a database\n", 30);
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), GCAMP_EDB);
+	assert_non_null(strstr(err.msg, "is not a sqlite database"));
+	error_clear(&err);
+
+	p = path_in_dir("foreign.db");
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(h, "CREATE TABLE t (x)", NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), GCAMP_EDB);
+	assert_non_null(strstr(err.msg, "not a git-campaign database"));
+}
+
+static void journal_lifecycle(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	struct journal_op *ops;
+	size_t n;
+	long long a, b;
+
+	(void)state;
+	assert_int_equal(db_open(&db, ":memory:", DB_CREATE, &err), 0);
+	assert_int_equal(journal_begin(&a, db, "ab", "/w", "A/B of x",
+				       "git campaign ab --continue",
+				       "git campaign ab --abort", &err),
+			 0);
+	assert_int_equal(journal_begin(&b, db, "restack", "/w", "restack",
+				       "git campaign stack continue",
+				       "git campaign stack abort", &err),
+			 0);
+	assert_int_equal(journal_step(db, a, "stash", NULL, &err), 0);
+	assert_int_equal(
+		journal_step(db, a, "build-a", "{\"arm\":\"A\"}", &err), 0);
+	assert_int_equal(journal_unfinished(&ops, &n, db, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ops[0].kind, "ab");
+	assert_string_equal(ops[0].last_step, "build-a");
+	assert_null(ops[1].last_step);
+	assert_string_equal(ops[1].abort_cmd, "git campaign stack abort");
+	journal_ops_free(ops, n);
+
+	assert_int_equal(journal_finish(db, a, 1, &err), 0);
+	assert_int_equal(journal_finish(db, a, 1, &err), GCAMP_ENOTFOUND);
+	error_clear(&err);
+	assert_int_equal(journal_finish(db, b, 0, &err), 0);
+	assert_int_equal(journal_unfinished(&ops, &n, db, &err), 0);
+	assert_int_equal(n, 0);
+	journal_ops_free(ops, n);
+	db_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(memory_database_is_current),
+		cmocka_unit_test(migrates_from_version_0),
+		cmocka_unit_test(missing_file_without_create),
+		cmocka_unit_test(refuses_newer_schema),
+		cmocka_unit_test(refuses_non_sqlite_and_foreign),
+		cmocka_unit_test(journal_lifecycle),
+	};
+
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
