@@ -17,7 +17,6 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 	struct init_opts o = {0};
 	long umbrella = -1;
 	struct campaign c;
-	git_repository *repo;
 	const struct option opts[] = {
 		OPT_STRING(0, "base", &o.base, "BRANCH",
 			   "the base branch (default: develop, else the "
@@ -53,9 +52,8 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 	o.umbrella = umbrella > 0 ? umbrella : 0;
 	if (campaign_init(&c, ctx, &o) < 0)
 		return cmd_fail(ctx);
-	ctx_repo(&repo, ctx, 1);
-	printf("Started campaign '%s' in %scampaign/\n", c.name,
-	       repo_common_dir(repo));
+	printf("Started campaign '%s'\n", c.name);
+	printf("  database  %s\n", db_path(ctx->db));
 	printf("  base      %s\n", c.base);
 	if (c.forge)
 		printf("  forge     %s on %s%s%s\n", c.forge, c.forge_host,

@@ -28,8 +28,10 @@ static void stack_line(struct buf *out, const struct status *st)
 	size_t *chain, n, i;
 
 	status_chain(&chain, &n, st, st->branch ? st->branch : "");
-	if (!n) {
-		buf_addf(out, "%s not stacked; %zu stacked branch%s",
+	if (!st->nstack) {
+		buf_puts(out, "none");
+	} else if (!n) {
+		buf_addf(out, "%s is not stacked (%zu stacked branch%s)",
 			 st->branch ? st->branch : "HEAD", st->nstack,
 			 st->nstack == 1 ? "" : "es");
 	} else {
@@ -74,9 +76,13 @@ static void print_text(const struct status *st)
 	buf_reset(&line);
 	stack_line(&line, st);
 	printf("stack     %s\n", line.ptr);
-	if (restack)
-		printf("          %zu branch%s need%s a restack\n", restack,
-		       restack == 1 ? "" : "es", restack == 1 ? "s" : "");
+	if (restack) {
+		buf_reset(&line);
+		for (i = 0; i < st->nstack; i++)
+			if (st->stack[i].needs_restack)
+				buf_addf(&line, " %s", st->stack[i].branch);
+		printf("          needs restack:%s\n", line.ptr);
+	}
 	if (!st->nstashes)
 		printf("stashes   none\n");
 	for (i = 0; i < st->nstashes; i++)

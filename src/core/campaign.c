@@ -138,10 +138,20 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 		return GCAMP_ENOTINIT;
 	}
 	out->name = xstrdup(v);
-	out->base = cfg_dup(cfg, "campaign.base", "main");
+	if (gitcfg_get(&v, cfg, "campaign.base") < 0) {
+		error_set(&ctx->err, GCAMP_ENOTINIT,
+			  "campaign '%s' has no base branch", out->name);
+		error_hint(&ctx->err,
+			   "set it with 'git campaign config base BRANCH'");
+		campaign_release(out);
+		return GCAMP_ENOTINIT;
+	}
+	out->base = xstrdup(v);
 	out->remote = cfg_dup(cfg, "campaign.remote", "origin");
 	out->forge = cfg_dup(cfg, "campaign.forge", NULL);
-	out->forge_host = cfg_dup(cfg, "campaign.forgehost", NULL);
+	out->forge_host =
+		out->forge ? cfg_dup(cfg, "campaign.forgehost", "github.com")
+			   : NULL;
 	if (gitcfg_get(&v, cfg, "campaign.umbrella") == 0)
 		out->umbrella = strtol(v, NULL, 10);
 	return 0;
@@ -407,7 +417,7 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	if ((rc = init_plan(out, ctx, o, repo)) < 0)
 		goto fail;
 	/* the database first: if it cannot be made, no setting is written */
-	if ((rc = ctx_db(&db, ctx)) < 0 ||
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
 	    (rc = record_created(db, out->name, &ctx->err)) < 0)
 		goto fail;
 	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0 ||

@@ -61,7 +61,7 @@ int ctx_db_path(char **out, struct ctx *ctx)
 	return 0;
 }
 
-int ctx_db(struct db **out, struct ctx *ctx)
+int ctx_db(struct db **out, struct ctx *ctx, int flags)
 {
 	char *path = NULL;
 	int rc;
@@ -70,7 +70,7 @@ int ctx_db(struct db **out, struct ctx *ctx)
 	if (!ctx->db) {
 		if ((rc = ctx_db_path(&path, ctx)) < 0)
 			return rc;
-		rc = db_open(&ctx->db, path, DB_CREATE, &ctx->err);
+		rc = db_open(&ctx->db, path, flags, &ctx->err);
 		free(path);
 		if (rc < 0)
 			return rc;

@@ -27,8 +27,9 @@ int ctx_repo(git_repository **out, struct ctx *ctx, int need_worktree);
 /* The repository's configuration with `-c` overrides; borrowed. */
 int ctx_config(struct gitcfg **out, struct ctx *ctx);
 /* The campaign database: GIT_CAMPAIGN_DB, else
- * $GIT_COMMON_DIR/campaign/campaign.db; created when missing. Borrowed. */
-int ctx_db(struct db **out, struct ctx *ctx);
+ * $GIT_COMMON_DIR/campaign/campaign.db; with DB_CREATE created when
+ * missing, else a missing one is GCAMP_ENOTFOUND. Borrowed. */
+int ctx_db(struct db **out, struct ctx *ctx, int flags);
 /* The database path ctx_db() uses; the caller frees it. */
 int ctx_db_path(char **out, struct ctx *ctx);
 /* Releases everything ctx opened and forgets its error. */

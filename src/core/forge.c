@@ -95,6 +95,8 @@ int forge_url_parse(struct forge_url *out, const char *url)
 		return split(out, host, (size_t)((colon ? colon : end) - host),
 			     end);
 	}
+	if (strstr(url, "://"))
+		return -1; /* file:// and schemes without a forge */
 	/* scp-like: [user@]host:path, where host has no slash */
 	colon = strchr(url, ':');
 	if (!colon || memchr(url, '/', (size_t)(colon - url)))

@@ -189,8 +189,15 @@ int status_collect(struct status *out, struct ctx *ctx)
 		}
 	}
 	if ((rc = collect_stack(out, ctx, repo, cfg)) < 0 ||
-	    (rc = collect_stashes(out, ctx, repo)) < 0 ||
-	    (rc = ctx_db(&db, ctx)) < 0 ||
+	    (rc = collect_stashes(out, ctx, repo)) < 0)
+		goto fail;
+	/* status only reads: no database yet means nothing unfinished */
+	rc = ctx_db(&db, ctx, 0);
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	if (rc < 0 ||
 	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) < 0)
 		goto fail;
 	return 0;

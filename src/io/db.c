@@ -223,7 +223,8 @@ fail:
 
 /* Refuses a file that is there but is not a sqlite database, before sqlite
  * sees it: sqlite would treat some such files as empty and write. */
-static int check_header(const char *path, int *exists, struct error *err)
+static int check_header(const char *path, int *exists, int *empty,
+			struct error *err)
 {
 	static const char magic[16] = "SQLite format 3";
 	char head[16];
@@ -232,6 +233,7 @@ static int check_header(const char *path, int *exists, struct error *err)
 	int fd;
 
 	*exists = 0;
+	*empty = 0;
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -243,8 +245,10 @@ static int check_header(const char *path, int *exists, struct error *err)
 	if (!S_ISREG(st.st_mode))
 		return error_set(err, GCAMP_EDB,
 				 "database '%s' is not a regular file", path);
-	if (st.st_size == 0)
+	if (st.st_size == 0) {
+		*empty = 1;
 		return 0;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_set(err, GCAMP_EDB,
@@ -262,34 +266,48 @@ static int check_header(const char *path, int *exists, struct error *err)
 	return 0;
 }
 
+/* mkdir -p of the folder that will hold path */
 static int make_parent_dir(const char *path, struct error *err)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir = xstrdup(path), *end = strrchr(dir, '/'), *p;
 	int rc = 0;
 
-	if (slash && slash != dir) {
-		*slash = '\0';
+	if (end)
+		*end = '\0';
+	/* each prefix ending before a slash, then the whole folder */
+	for (p = dir; end && p; p = strchr(p + 1, '/')) {
+		if (p == dir)
+			continue;
+		*p = '\0';
 		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-			rc = error_set(err, GCAMP_EDB, "cannot create '%s': %s",
-				       dir, strerror(errno));
+			rc = -1;
+		*p = '/';
+		if (rc)
+			break;
 	}
+	if (!rc && end && *dir && mkdir(dir, 0777) < 0 && errno != EEXIST)
+		rc = -1;
+	if (rc)
+		error_set(err, GCAMP_EDB, "cannot create '%s': %s", dir,
+			  strerror(errno));
 	free(dir);
-	return rc;
+	return rc ? GCAMP_EDB : 0;
 }
 
 int db_open(struct db **out, const char *path, int flags, struct error *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	int memory = !strcmp(path, ":memory:");
-	int exists = 0, version, tables, app, rc;
+	int exists = 0, empty = 0, version, tables, app, rc;
 	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*out = NULL;
 	db->path = xstrdup(path);
 	if (!memory) {
-		if ((rc = check_header(path, &exists, err)) < 0)
+		if ((rc = check_header(path, &exists, &empty, err)) < 0)
 			goto fail;
-		if (!exists && !(flags & DB_CREATE)) {
+		/* an empty file holds nothing: only a creator may fill it */
+		if ((!exists || empty) && !(flags & DB_CREATE)) {
 			rc = error_set(err, GCAMP_ENOTFOUND,
 				       "no database at '%s'", path);
 			goto fail;
@@ -313,7 +331,8 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 	    (rc = query_int(db, "PRAGMA application_id", &app, err)) < 0 ||
 	    (rc = db_user_version(db, &version, err)) < 0)
 		goto fail;
-	if (app != DB_APPLICATION_ID && (app != 0 || tables > 0)) {
+	/* ours carry our application_id; an unmarked file must be new */
+	if (app != DB_APPLICATION_ID && (app != 0 || tables > 0 || version)) {
 		rc = error_set(err, GCAMP_EDB,
 			       "database '%s' is not a git-campaign database",
 			       path);

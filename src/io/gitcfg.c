@@ -308,7 +308,9 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 	else
 		rc = git_config_delete_multivar(local, k, ".*");
 	if (rc == GIT_ENOTFOUND) {
-		rc = error_set(err, GCAMP_ENOTFOUND, "'%s' is not set", key);
+		rc = error_set(err, GCAMP_ENOTFOUND,
+			       "'%s' is not set in this repository's config",
+			       key);
 		goto out;
 	}
 	if (rc == GIT_EEXISTS) {

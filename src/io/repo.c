@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
@@ -23,13 +24,44 @@ int error_git(struct error *err, int rc, const char *fmt, ...)
 	return error_set(err, code, "%s: libgit2 error %d", what, rc);
 }
 
+/*
+ * libgit2 1.5 answers GIT_WORK_TREE with "unimplemented", so `git
+ * --work-tree=DIR campaign` needs this: the repository from GIT_DIR (or
+ * found from the current directory, within GIT_CEILING_DIRECTORIES), then
+ * the work tree set by hand, as git does.
+ */
+static int open_with_work_tree(git_repository **out, const char *wt)
+{
+	const char *gd = getenv("GIT_DIR");
+	int rc;
+
+	if (gd && *gd)
+		rc = git_repository_open_ext(
+			out, gd, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	else
+		rc = git_repository_open_ext(out, ".", 0,
+					     getenv("GIT_CEILING_DIRECTORIES"));
+	if (rc < 0)
+		return rc;
+	rc = git_repository_set_workdir(*out, wt, 0);
+	if (rc < 0) {
+		git_repository_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int repo_open(git_repository **out, struct error *err)
 {
+	const char *wt;
 	int rc;
 
 	*out = NULL;
-	rc = git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV,
-				     NULL);
+	if ((wt = getenv("GIT_WORK_TREE")) && *wt)
+		rc = open_with_work_tree(out, wt);
+	else
+		rc = git_repository_open_ext(
+			out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
 	if (rc == GIT_ENOTFOUND) {
 		error_set(err, GCAMP_ENOREPO,
 			  "not a git repository (or any of the parent "

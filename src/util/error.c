@@ -48,7 +48,10 @@ int error_exit_code(int code)
 
 void error_print(const struct error *err)
 {
-	const char *prefix = err->code == GCAMP_EREFUSED ? "error" : "fatal";
+	const char *prefix =
+		err->code == GCAMP_EREFUSED || err->code == GCAMP_EUSAGE
+			? "error"
+			: "fatal";
 
 	fprintf(stderr, "%s: %s\n", prefix, err->msg[0] ? err->msg : "failed");
 	if (err->hint[0])

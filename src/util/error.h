@@ -42,8 +42,8 @@ void error_clear(struct error *err);
 /* The process exit status for an error code (see EXIT STATUS in
  * git-campaign(1)): 0, 1, 128 or 129. */
 int error_exit_code(int code);
-/* Prints "fatal: msg" (or "error: " for refusals) and "hint: ..." to
- * stderr. */
+/* Prints "fatal: msg" ("error: msg" for refusals and usage errors) and
+ * "hint: ..." to stderr. */
 void error_print(const struct error *err);
 
 #endif

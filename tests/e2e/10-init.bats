@@ -12,7 +12,8 @@ setup() {
 	cd r
 	run git campaign init kfusion
 	assert_success
-	assert_line "Started campaign 'kfusion' in $WORLD/r/.git/campaign/"
+	assert_line "Started campaign 'kfusion'"
+	assert_line "  database  $WORLD/r/.git/campaign/campaign.db"
 	assert_line '  base      develop'
 	[ "$(git config campaign.name)" = kfusion ]
 	[ "$(git config campaign.base)" = develop ]
@@ -120,7 +121,7 @@ setup() {
 	[ "$(git config campaign.forge)" = me/fork ]
 	run --separate-stderr git campaign init --force --forge not-a-repo
 	assert_failure 129
-	[ "$stderr" = "fatal: 'not-a-repo' is not OWNER/REPO" ]
+	[ "$stderr" = "error: 'not-a-repo' is not OWNER/REPO" ]
 }
 
 @test "no remote: no forge, and init says how to set one" {

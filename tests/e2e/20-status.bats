@@ -38,7 +38,7 @@ hint: start one with 'git campaign init'" ]
 	assert_output "campaign  kfusion
 base      develop, umbrella #42
 branch    main (0 ahead, 0 behind develop)
-stack     main not stacked; 0 stacked branches
+stack     none
 stashes   none
 unfinished none"
 }
@@ -73,7 +73,7 @@ unfinished none"
 	git checkout -q b
 	run git campaign status
 	assert_line 'stack     develop -> a -> *b* (needs restack)'
-	assert_line '          1 branch needs a restack'
+	assert_line "          needs restack: b"
 	[ "$(json "[(s['branch'], s['needs_restack']) for s in d['stack']]")" = "[('a', False), ('b', True)]" ]
 	run git campaign status --short
 	assert_output 'kfusion b +0 -0 restack:1'
@@ -174,4 +174,30 @@ unfinished none"
 	git campaign status --json >/dev/null
 	after=$(git for-each-ref; git config --list --local; git status --porcelain)
 	[ "$before" = "$after" ]
+}
+
+@test "status does not create a missing database" {
+	rm -rf .git/campaign
+	run git campaign status
+	assert_success
+	assert_line 'unfinished none'
+	assert_file_not_exists .git/campaign/campaign.db
+}
+
+@test "git --work-tree with --git-dir works (libgit2 alone refuses it)" {
+	cd "$WORLD"
+	run git --git-dir="$WORLD/r/.git" --work-tree="$WORLD/r" campaign status --short
+	assert_success
+	assert_output 'kfusion main +0 -0'
+}
+
+@test "a branch outside the stack still sees which branches need a restack" {
+	stack a develop
+	stack b a
+	git checkout -q a
+	git commit -q --allow-empty -m 'a moved'
+	git checkout -q main
+	run git campaign status
+	assert_line 'stack     main is not stacked (2 stacked branches)'
+	assert_line '          needs restack: b'
 }

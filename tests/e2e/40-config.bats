@@ -36,12 +36,12 @@ setup() {
 	git campaign init >/dev/null
 	run --separate-stderr git campaign config umbrella abc
 	assert_failure 129
-	[ "$stderr" = "fatal: 'abc' is not an issue number" ]
+	[ "$stderr" = "error: 'abc' is not an issue number" ]
 	run --separate-stderr git campaign config forge nope
 	assert_failure 129
 	run --separate-stderr git campaign config base 'bad..name'
 	assert_failure 129
-	[ "$stderr" = "fatal: 'bad..name' is not a valid branch name" ]
+	[ "$stderr" = "error: 'bad..name' is not a valid branch name" ]
 	run git config campaign.umbrella
 	assert_failure
 }
@@ -49,7 +49,7 @@ setup() {
 @test "an unknown key is refused with the closest name" {
 	run --separate-stderr git campaign config bsae develop
 	assert_failure 129
-	[ "$stderr" = "fatal: unknown setting 'bsae'
+	[ "$stderr" = "error: unknown setting 'bsae'
 hint: did you mean 'campaign.base'?" ]
 	run --separate-stderr git campaign config campaign.umbrela 3
 	assert_failure 129
@@ -71,7 +71,7 @@ hint: did you mean 'campaign.base'?" ]
 	assert_failure
 	run --separate-stderr git campaign config --unset umbrella
 	assert_failure 128
-	[ "$stderr" = "fatal: 'campaign.umbrella' is not set" ]
+	[ "$stderr" = "fatal: 'campaign.umbrella' is not set in this repository's config" ]
 }
 
 @test "git -c overrides are seen, as git sees them" {

@@ -47,3 +47,33 @@ make_repo() {
 file_sum() {
 	sha256sum "$1" | cut -d' ' -f1
 }
+
+# assert_clean: the last `run --separate-stderr` exited 0 and wrote
+# nothing on stderr
+assert_clean() {
+	[ "$status" -eq 0 ] || fail "exit $status; stderr: $stderr"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+# assert_fatal TEXT [hint]: the last `run --separate-stderr` exited 128
+# (not a signal, not another code), printed nothing on stdout, and wrote
+# one `fatal: ` line holding TEXT followed only by `hint: ` lines; with
+# "hint", by exactly one.
+assert_fatal() {
+	local text=$1 want_hint=${2:-} l
+	[ "$status" -le 128 ] || fail "killed by a signal: exit $status; $stderr"
+	assert_failure 128
+	[ -z "$output" ] || fail "stdout is not empty: $output"
+	[ "${#stderr_lines[@]}" -ge 1 ] || fail "nothing on stderr"
+	[[ ${stderr_lines[0]} == 'fatal: '* ]] ||
+		fail "stderr does not start with 'fatal: ': $stderr"
+	[[ ${stderr_lines[0]} == *"$text"* ]] ||
+		fail "the fatal line lacks '$text': ${stderr_lines[0]}"
+	for l in "${stderr_lines[@]:1}"; do
+		[[ $l == 'hint: '* ]] || fail "more than one line of error: $stderr"
+	done
+	if [ -n "$want_hint" ]; then
+		[ "${#stderr_lines[@]}" -eq 2 ] ||
+			fail "want one fatal and one hint line: $stderr"
+	fi
+}

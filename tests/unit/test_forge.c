@@ -63,6 +63,8 @@ static void not_a_forge_repository(void **state)
 	refuse("/srv/git/project.git");
 	refuse("../other");
 	refuse("file:///srv/git/o/r.git");
+	refuse("file:///o/r.git");
+	refuse("ftp://host/o/r.git");
 	refuse("https://github.com/onlyowner");
 	refuse("https://github.com/a/b/c");
 	refuse("git@github.com:");
