@@ -1,0 +1,273 @@
+#!/bin/bash
+# How long `git campaign status` takes on a repository of realistic size,
+# side by side with `git rev-parse HEAD` (the cost of any git command) and
+# `git campaign --version` (the cost of starting our binary, no work).
+#
+# usage: bench/status.sh [BIN_DIR] [RUNS]
+#   BIN_DIR  the folder that holds git-campaign (default: build/ of this
+#            repository; run `make` first)
+#   RUNS     timed runs of each command (default: 200), after 5 warm-up runs
+#
+# It prints the median, p10 and p90 of each in milliseconds and the ratio
+# of the medians.  It is a benchmark, not a gate: it exits 0 after
+# printing, and non-zero only when a step or a measured command fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN_DIR=${1:-$ROOT/build}
+RUNS=${2:-200}
+WARMUP=5
+COMMITS=10000
+FILES=384
+TOPICS=40 # branches at various commits of main
+STACK=10  # stack/01 .. stack/10, each on the one before
+CURRENT=stack/03 # checked out: three commits ahead of main
+
+die() {
+	echo "fatal: $*" >&2
+	exit 128
+}
+say() {
+	echo "bench: $*" >&2
+}
+
+case $RUNS in
+'' | *[!0-9]* | 0) die "RUNS must be a positive number, not '$RUNS'" ;;
+esac
+[ -x "$BIN_DIR/git-campaign" ] ||
+	die "no executable '$BIN_DIR/git-campaign'; run 'make' first"
+BIN_DIR=$(cd "$BIN_DIR" && pwd)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/git-campaign-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A world of its own, as in the end-to-end tests: nothing from the user's
+# configuration may change what is measured.
+export HOME="$TMP/home" XDG_CONFIG_HOME="$TMP/home/.config"
+export GIT_CONFIG_NOSYSTEM=1 TZ=UTC LANG=C LC_ALL=C
+export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL='author@example.com'
+export GIT_COMMITTER_NAME='C O Mitter'
+export GIT_COMMITTER_EMAIL='committer@example.com'
+# A copy of the binary, so that a `make` in the middle of the run (others
+# build in this tree too) cannot swap or remove what is being measured.
+mkdir -p "$TMP/bin"
+cp "$BIN_DIR/git-campaign" "$TMP/bin/git-campaign"
+export PATH="$TMP/bin:$PATH"
+unset GIT_DIR GIT_WORK_TREE GIT_CAMPAIGN_DB GIT_CAMPAIGN_TRACE \
+	GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT
+mkdir -p "$HOME"
+git config --global advice.detachedHead false
+
+REPO="$TMP/repo"
+git init -q --initial-branch=main "$REPO"
+cd "$REPO"
+
+# The fast-import stream: main gets the commits that the branches do not,
+# so that the repository holds $COMMITS in all.  The first commit adds
+# every file; every later one rewrites one line of one file, so packs
+# delta well, as in a real history.
+say "generating $COMMITS commits, $FILES files, $((TOPICS + STACK)) branches"
+# shellcheck disable=SC2016 # perl code, not shell
+GEN='
+use strict;
+use warnings;
+my ($commits, $nfiles, $topics, $stack) = @ARGV;
+
+my @top = qw(src lib tests docs tools bench);
+my @mid = qw(core io net util cache proto);
+my @low = qw(alpha beta gamma delta);
+my @paths;
+for my $i (0 .. $nfiles - 1) {
+	my $t = $top[$i % @top];
+	my $m = $mid[int($i / @top) % @mid];
+	my $l = $low[int($i / (@top * @mid)) % @low];
+	my $ext = $t eq "docs" ? "md" : $t eq "tests" ? "sh" : "c";
+	push @paths, sprintf("%s/%s/%s/file%03d.%s", $t, $m, $l, $i, $ext);
+}
+my @rev = (0) x $nfiles;
+
+sub content {
+	my ($f) = @_;
+	my $lines = 20 + $f % 40;
+	my $s = "/* $paths[$f] */\n";
+	for my $j (1 .. $lines) {
+		$s .= $j == 1 + $rev[$f] % $lines
+		    ? "line $j of $paths[$f], revision $rev[$f]\n"
+		    : "line $j of $paths[$f]\n";
+	}
+	return $s;
+}
+
+my $mark = 0;
+my $time = 1700000000;
+my $done = 0;
+sub data { my ($s) = @_; return "data " . length($s) . "\n$s\n"; }
+
+# commit(REF, FROM_MARK or undef, FILE indices): the new mark
+sub commit {
+	my ($ref, $from, @files) = @_;
+	$mark++;
+	$time += 617;
+	my $who = $mark % 3 ? "A U Thor <author\@example.com>"
+			    : "B Coder <bcoder\@example.com>";
+	my $msg = "Change " . join(", ", map { $paths[$_] } @files)
+	    . "\n\nStep $mark of the campaign.\n";
+	print "commit $ref\nmark :$mark\n";
+	print "author $who $time +0000\n";
+	print "committer C O Mitter <committer\@example.com> $time +0000\n";
+	print data($msg);
+	print "from :$from\n" if defined $from;
+	for my $f (@files) {
+		$rev[$f]++;
+		print "M 100644 inline $paths[$f]\n", data(content($f));
+	}
+	print "\n";
+	print "progress generated $mark of $commits commits\n"
+	    if $mark % 2500 == 0;
+	return $mark;
+}
+
+my $extra = 0;
+$extra += $_ % 3 for 1 .. $topics;
+$extra += $stack + 1; # the stack and its stale step
+my $main_n = $commits - $extra;
+die "too few commits\n" if $main_n < 2;
+
+commit("refs/heads/main", undef, 0 .. $nfiles - 1);
+for my $i (2 .. $main_n) {
+	commit("refs/heads/main", undef, ($i * 7919) % $nfiles);
+}
+# topic branches at commits spread over the history, with 0 to 2 of
+# their own
+for my $t (1 .. $topics) {
+	my $at = 1 + int(($main_n - 1) * $t / ($topics + 1));
+	my $ref = sprintf("refs/heads/topic/%02d", $t);
+	if ($t % 3 == 0) {
+		print "reset $ref\nfrom :$at\n\n";
+		next;
+	}
+	my $from = $at;
+	for my $k (1 .. $t % 3) {
+		commit($ref, $from, ($t * 31 + $k) % $nfiles);
+		$from = undef;
+	}
+}
+# the stack, on the tip of main: one commit per branch; stack/04 then
+# takes one more, so stack/05 needs a restack
+my $from = $main_n;
+my $s04;
+for my $s (1 .. $stack) {
+	$from = commit(sprintf("refs/heads/stack/%02d", $s), $from,
+	    ($s * 13) % $nfiles);
+	$s04 = $from if $s == 4;
+}
+commit("refs/heads/stack/04", undef, 99 % $nfiles) if $s04;
+print "progress generated $mark of $commits commits\n"
+    if $mark % 2500;
+'
+perl -e "$GEN" "$COMMITS" "$FILES" "$TOPICS" "$STACK" |
+	git fast-import --quiet >&2
+git reset -q --hard main
+git checkout -q "$CURRENT"
+
+say "recording the stack and the named stashes"
+for i in $(seq 1 "$STACK"); do
+	b=$(printf 'stack/%02d' "$i")
+	if [ "$i" = 1 ]; then
+		parent=main
+	else
+		parent=$(printf 'stack/%02d' $((i - 1)))
+	fi
+	# the parent's tip when the branch was made on it: where they fork
+	tip=$(git merge-base "$b" "$parent")
+	git config "branch.$b.campaignParent" "$parent"
+	git config "branch.$b.campaignParentTip" "$tip"
+done
+git update-ref refs/campaign/stash/before-refactor "$(git rev-parse topic/07)"
+git update-ref refs/campaign/stash/wip-timing "$(git rev-parse stack/02)"
+
+say "git campaign init bench --base main"
+git campaign init bench --base main >/dev/null
+
+nbranches=$(git for-each-ref refs/heads | wc -l)
+ncommits=$(git rev-list --all | wc -l)
+say "what is measured: git campaign status in $REPO on '$CURRENT'"
+git campaign status | sed 's/^/    /' >&2
+git campaign status --short | grep -q ' restack:1\b' ||
+	say "warning: status does not show one branch to restack; the" \
+		"stack is not what this benchmark means to measure"
+
+say "timing: $WARMUP warm-up runs, then $RUNS runs of each, interleaved"
+# shellcheck disable=SC2016 # perl code, not shell
+TIMER='
+use strict;
+use warnings;
+use POSIX ();
+use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC);
+
+my ($runs, $warmup) = splice(@ARGV, 0, 2);
+my @cmds = (
+	[ "git campaign status",    [qw(git campaign status)] ],
+	[ "git rev-parse HEAD",     [qw(git rev-parse HEAD)] ],
+	[ "git campaign --version", [qw(git campaign --version)] ],
+);
+
+# one run: fork, exec with stdout on /dev/null, wait; wall time in ms
+sub once {
+	my ($argv) = @_;
+	my $t0 = clock_gettime(CLOCK_MONOTONIC);
+	my $pid = fork() // die "fatal: cannot fork: $!\n";
+	if (!$pid) {
+		open(STDOUT, ">", "/dev/null") or POSIX::_exit(127);
+		exec { $argv->[0] } @$argv
+		    or print STDERR "fatal: cannot run $argv->[0]: $!\n";
+		POSIX::_exit(127);
+	}
+	waitpid($pid, 0);
+	my $t1 = clock_gettime(CLOCK_MONOTONIC);
+	die "fatal: \x27@$argv\x27 failed with status " . ($? >> 8)
+	    . ($? & 127 ? ", signal " . ($? & 127) : "") . "\n" if $?;
+	return 1000 * ($t1 - $t0);
+}
+
+# Interleave, and rotate which goes first in each round, so that drift
+# (a cache warming, a neighbour waking) falls on all of them alike.
+my @ms = map { [] } @cmds;
+for my $round (1 .. $warmup + $runs) {
+	for my $k (0 .. $#cmds) {
+		my $i = ($k + $round) % @cmds;
+		my $t = once($cmds[$i][1]);
+		push @{ $ms[$i] }, $t if $round > $warmup;
+	}
+	print STDERR "bench: $round of ", $warmup + $runs, " rounds\n"
+	    if $round % 50 == 0;
+}
+
+# percentile by linear interpolation between the closest ranks
+sub pct {
+	my ($p, @v) = @_;
+	my $x = $p * (@v - 1);
+	my $lo = int($x);
+	my $hi = $lo + 1 < @v ? $lo + 1 : $lo;
+	return $v[$lo] + ($x - $lo) * ($v[$hi] - $v[$lo]);
+}
+
+my @med;
+printf "%-24s %8s %8s %8s   (ms, %d runs each)\n", "command", "median",
+    "p10", "p90", $runs;
+for my $i (0 .. $#cmds) {
+	my @v = sort { $a <=> $b } @{ $ms[$i] };
+	$med[$i] = pct(0.5, @v);
+	printf "%-24s %8.2f %8.2f %8.2f\n", $cmds[$i][0], $med[$i],
+	    pct(0.1, @v), pct(0.9, @v);
+}
+printf "ratio status/rev-parse: %.2f (target <= 2)\n", $med[0] / $med[1];
+printf "ratio version/rev-parse: %.2f (the floor: starting the binary)\n",
+    $med[2] / $med[1];
+'
+echo "git campaign status benchmark: $ncommits commits, $nbranches branches," \
+	"$FILES files, 2 named stashes, on '$CURRENT' ($(git --version)," \
+	"$(git campaign --version), $(nproc) cores)"
+perl -e "$TIMER" "$RUNS" "$WARMUP"

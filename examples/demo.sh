@@ -1,0 +1,111 @@
+#!/bin/sh
+# A terminal session with git campaign, played in a throwaway repository:
+# init, status, config, and a stacked branch that falls behind its parent.
+#
+# usage: examples/demo.sh PATH/TO/git-campaign
+#   KEEP=1 keeps the temporary folder and says where it is.
+#
+# Each step is printed as `$ COMMAND` and then run; the first step that
+# fails ends the demo with its exit status.  POSIX sh: `make demo` runs it
+# with sh.
+# The steps are in single quotes on purpose: they expand when they run.
+# shellcheck disable=SC2016
+set -eu
+
+if [ $# -ne 1 ] || [ "$1" = -h ]; then
+	echo "usage: examples/demo.sh PATH/TO/git-campaign" >&2
+	exit 129
+fi
+if [ ! -x "$1" ] || [ -d "$1" ]; then
+	echo "fatal: '$1' is not an executable git-campaign" >&2
+	exit 128
+fi
+BIN_DIR=$(cd "$(dirname "$1")" && pwd)
+if [ "$(basename "$1")" != git-campaign ]; then
+	echo "fatal: '$1' must be named git-campaign for 'git campaign'" \
+		"to find it" >&2
+	exit 128
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/git-campaign-demo.XXXXXX")
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "# kept: $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A world of its own: nothing from the user's configuration shows, and
+# the same commits (so the same ids) on every run.
+export HOME="$TMP/home" XDG_CONFIG_HOME="$TMP/home/.config"
+export GIT_CONFIG_NOSYSTEM=1 TZ=UTC LANG=C LC_ALL=C
+export GIT_AUTHOR_NAME='Ada Lovelace' GIT_AUTHOR_EMAIL='ada@example.com'
+export GIT_COMMITTER_NAME='Ada Lovelace'
+export GIT_COMMITTER_EMAIL='ada@example.com'
+export GIT_AUTHOR_DATE='2026-11-29T12:00:00Z'
+export GIT_COMMITTER_DATE='2026-11-29T12:00:00Z'
+export PATH="$BIN_DIR:$PATH"
+unset GIT_DIR GIT_WORK_TREE GIT_CAMPAIGN_DB GIT_CAMPAIGN_TRACE \
+	GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT || :
+mkdir -p "$HOME"
+git config --global init.defaultBranch main
+git config --global advice.detachedHead false
+cd "$TMP"
+
+# step 'COMMAND': shows it as typed, then runs it in this shell (so cd and
+# $(...) work as they would at a prompt); a failure ends the demo
+step() {
+	printf '$ %s\n' "$1"
+	eval "$1" || {
+		rc=$?
+		echo "demo: '$1' failed (exit status $rc)" >&2
+		exit "$rc"
+	}
+}
+
+# say TEXT: a comment between the steps
+say() {
+	printf '\n# %s\n' "$1"
+}
+
+say "a repository with a GitHub remote (never fetched) and a develop branch"
+step 'git init -q kfusion && cd kfusion'
+step 'git remote add origin git@github.com:example/kfusion-campaign.git'
+step 'echo "KinectFusion, made fast" > README.md'
+step 'git add README.md && git commit -q -m "Add README"'
+step 'git switch -q -c develop'
+step 'printf "all:\n\tcc -O2 -o kfusion kfusion.c\n" > Makefile'
+step 'git add Makefile && git commit -q -m "Add build"'
+step 'git switch -q -c fusion/tsdf'
+step 'echo "/* TSDF integration */" > tsdf.c'
+step 'git add tsdf.c && git commit -q -m "Integrate depth into the TSDF"'
+
+say "start the campaign: the base (develop) and the forge (from origin) are found"
+step 'git campaign init kfusion --umbrella 42'
+step 'git campaign status'
+step 'git campaign config'
+step 'git campaign config umbrella 43'
+step 'git campaign config umbrella'
+
+say "a stack: fusion/raycast on fusion/tsdf on develop, recorded by hand"
+step 'git config branch.fusion/tsdf.campaignParent develop'
+step 'git config branch.fusion/tsdf.campaignParentTip "$(git rev-parse develop)"'
+step 'git switch -q -c fusion/raycast'
+step 'echo "/* ray casting */" > raycast.c'
+step 'git add raycast.c && git commit -q -m "Ray-cast the TSDF"'
+step 'git config branch.fusion/raycast.campaignParent fusion/tsdf'
+step 'git config branch.fusion/raycast.campaignParentTip "$(git rev-parse fusion/tsdf)"'
+step 'git campaign status'
+
+say "the parent moves on: fusion/raycast needs a restack"
+step 'git switch -q fusion/tsdf'
+step 'echo "/* truncate at 3 voxels */" >> tsdf.c'
+step 'git commit -q -a -m "Truncate the TSDF at three voxels"'
+step 'git switch -q fusion/raycast'
+step 'git campaign status'
+step 'git campaign status --short'
+step 'git campaign status --json'
