@@ -64,7 +64,7 @@ static int unknown_command(const char *name)
 	for (i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
 	n = suggest_closest(best, NCOMMANDS, name, names, NCOMMANDS);
-	fprintf(stderr, "fatal: '%s' is not a git campaign command", name);
+	fprintf(stderr, "error: '%s' is not a git campaign command", name);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
 			best[i]);

@@ -93,7 +93,7 @@ commands() {
 	run --separate-stderr git campaign stauts
 	assert_failure 129
 	[ -z "$output" ]
-	[ "$stderr" = "fatal: 'stauts' is not a git campaign command; did you mean 'status'?" ]
+	[ "$stderr" = "error: 'stauts' is not a git campaign command; did you mean 'status'?" ]
 	run --separate-stderr git campaign frobnicate
 	assert_failure 129
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
