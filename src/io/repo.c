@@ -1,4 +1,7 @@
 /* libgit2 repository access and error translation. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
+
 #include "io/repo.h"
 
 #include <stdarg.h>
@@ -30,6 +33,18 @@ int error_git(struct error *err, int rc, const char *fmt, ...)
  * found from the current directory, within GIT_CEILING_DIRECTORIES), then
  * the work tree set by hand, as git does.
  */
+/* 1 when workdir (absolute, with a final slash, or NULL) is dir */
+static int same_dir(const char *workdir, const char *dir)
+{
+	char *real = workdir ? realpath(dir, NULL) : NULL;
+	size_t n = real ? strlen(real) : 0;
+	int same = real && !strncmp(workdir, real, n) &&
+		   (!strcmp(workdir + n, "/") || (n == 1 && !workdir[1]));
+
+	free(real);
+	return same;
+}
+
 static int open_with_work_tree(git_repository **out, const char *wt)
 {
 	const char *gd = getenv("GIT_DIR");
@@ -43,6 +58,10 @@ static int open_with_work_tree(git_repository **out, const char *wt)
 					     getenv("GIT_CEILING_DIRECTORIES"));
 	if (rc < 0)
 		return rc;
+	/* libgit2 1.5 leaks its path buffer when asked for the work tree the
+	 * repository already has, which is the usual case */
+	if (same_dir(git_repository_workdir(*out), wt))
+		return 0;
 	rc = git_repository_set_workdir(*out, wt, 0);
 	if (rc < 0) {
 		git_repository_free(*out);
