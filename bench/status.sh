@@ -212,6 +212,7 @@ my @cmds = (
 	[ "git campaign status",    [qw(git campaign status)] ],
 	[ "git rev-parse HEAD",     [qw(git rev-parse HEAD)] ],
 	[ "git campaign --version", [qw(git campaign --version)] ],
+	[ "git-campaign status",    [qw(git-campaign status)] ],
 );
 
 # one run: fork, exec with stdout on /dev/null, wait; wall time in ms
@@ -266,6 +267,8 @@ for my $i (0 .. $#cmds) {
 printf "ratio status/rev-parse: %.2f (target <= 2)\n", $med[0] / $med[1];
 printf "ratio version/rev-parse: %.2f (the floor: starting the binary)\n",
     $med[2] / $med[1];
+printf "ratio direct status/rev-parse: %.2f (git-campaign run without git)\n",
+    $med[3] / $med[1];
 '
 echo "git campaign status benchmark: $ncommits commits, $nbranches branches," \
 	"$FILES files, 2 named stashes, on '$CURRENT' ($(git --version)," \
