@@ -3,7 +3,6 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
-#include "io/repo.h"
 #include "util/options.h"
 
 static const char *const init_usage[] = {

@@ -295,11 +295,7 @@ now_ms() {
 	init_campaign
 	rm "$DB"
 	sqlite3 "$DB" 'PRAGMA application_id = 42'
-	before=$(file_sum "$DB")
-	run --separate-stderr git campaign status
-	assert_fatal 'is not a git-campaign database' hint
-	assert_equal "$(file_sum "$DB")" "$before"
-	assert_no_side_files
+	status_refuses 'is not a git-campaign database'
 }
 
 @test "an empty sqlite database with a user_version but no mark is refused as foreign" {
@@ -307,10 +303,7 @@ now_ms() {
 	rm "$DB"
 	# no table, no application_id: only the version says it was used
 	sqlite3 "$DB" 'PRAGMA user_version = 1'
-	before=$(file_sum "$DB")
-	run --separate-stderr git campaign status
-	assert_fatal 'is not a git-campaign database' hint
-	assert_equal "$(file_sum "$DB")" "$before"
+	status_refuses 'is not a git-campaign database'
 	init_refuses 'is not a git-campaign database'
 }
 
