@@ -238,6 +238,16 @@ int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
 	return GCAMP_ENOTFOUND;
 }
 
+static int remote_exists(git_repository *repo, const char *name)
+{
+	git_remote *r = NULL;
+	int found = git_remote_lookup(&r, repo, name) == 0;
+
+	git_error_clear();
+	git_remote_free(r);
+	return found;
+}
+
 /* Fills the forge from the remote's URL when it names OWNER/REPO. */
 static void forge_from_remote(struct campaign *c, git_repository *repo)
 {
@@ -315,6 +325,12 @@ static int init_plan(struct campaign *c, struct ctx *ctx,
 	c->remote = xstrdup(o->remote ? o->remote : "origin");
 	if ((rc = check_remote(c->remote, &ctx->err)) < 0)
 		return rc;
+	if (o->remote && !remote_exists(repo, o->remote)) {
+		error_set(&ctx->err, GCAMP_ENOTFOUND, "no remote '%s'",
+			  o->remote);
+		error_hint(&ctx->err, "'git remote -v' lists the remotes");
+		return GCAMP_ENOTFOUND;
+	}
 	if (o->base) {
 		if ((rc = check_branch(o->base, &ctx->err)) < 0)
 			return rc;
@@ -420,8 +436,9 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
 	    (rc = record_created(db, out->name, &ctx->err)) < 0)
 		goto fail;
-	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0 ||
-	    (rc = gitcfg_set(cfg, "campaign.base", out->base, &ctx->err)) < 0 ||
+	/* campaign.name is what makes a campaign: it is written last, so that
+	 * an init stopped half-way leaves none and can simply be run again */
+	if ((rc = gitcfg_set(cfg, "campaign.base", out->base, &ctx->err)) < 0 ||
 	    (rc = gitcfg_set(cfg, "campaign.remote", out->remote, &ctx->err)) <
 		    0)
 		goto fail;
@@ -442,6 +459,8 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 		goto fail;
 	if (!has_ref && (rc = gitcfg_add(cfg, "notes.rewriteRef",
 					 "refs/notes/campaign", &ctx->err)) < 0)
+		goto fail;
+	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0)
 		goto fail;
 	return 0;
 fail:

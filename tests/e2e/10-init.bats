@@ -224,3 +224,27 @@ hint: '$WORLD/b.git/' is a bare repository; campaigns need a checkout" ]
 	assert_failure 129
 	[[ "$stderr" == "error: too many arguments"* ]]
 }
+
+@test "--remote must name an existing remote; nothing is written" {
+	make_repo r
+	cd r
+	run --separate-stderr git campaign init --remote nosuch
+	assert_failure 128
+	[ "$stderr" = "fatal: no remote 'nosuch'
+hint: 'git remote -v' lists the remotes" ]
+	run git config --get-regexp '^campaign\.'
+	assert_failure
+}
+
+@test "an init stopped before its last write leaves no campaign and runs again" {
+	make_repo r develop
+	cd r
+	# what an init killed half-way leaves: settings, but no name yet
+	git config campaign.base develop
+	git config campaign.remote origin
+	run git campaign status
+	assert_failure 128
+	run git campaign init again
+	assert_success
+	[ "$(git config campaign.name)" = again ]
+}
