@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd.h"
 #include "util/options.h"
@@ -72,14 +73,21 @@ static int unknown_command(const char *name)
 	return 129;
 }
 
-/* git -c and GIT_CONFIG_NOSYSTEM as git reads them (libgit2 does not) */
+/* GIT_CONFIG_NOSYSTEM as git reads it, a boolean (libgit2 ignores it; the
+ * -c overrides are read in src/io/gitcfg.c) */
 static void configure_libgit2(void)
 {
+	static const char *const no[] = { "", "0", "false", "no", "off" };
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
+	size_t i;
 
-	if (nosys && *nosys && strcmp(nosys, "0") && strcmp(nosys, "false"))
-		git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH,
-				 GIT_CONFIG_LEVEL_SYSTEM, "/nonexistent");
+	if (!nosys)
+		return;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(nosys, no[i]))
+			return;
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM,
+			 "/nonexistent");
 }
 
 /* A write error on stdout (a full disk, a closed pipe) must not pass for
@@ -122,8 +130,8 @@ static int run(int argc, const char **argv)
 			return unknown_command(topic);
 		snprintf(page, sizeof(page), "git-campaign%s%s",
 			 topic ? "-" : "", topic ? topic : "");
-		help_open_man(page);
-		fprintf(stderr, "warning: cannot run 'man %s'\n", page);
+		if (help_open_man(page) == 0)
+			return 0;
 		print_usage(stdout);
 		return 129;
 	}

@@ -87,13 +87,11 @@ int cmd_config(int argc, const char **argv, struct ctx *ctx)
 	};
 	int n = parse_options(argc, argv, opts, config_usage);
 
-	if (n == PARSE_OPTIONS_EXIT)
-		return 129;
-	if (n > 2 || (unset && n != 1) || (json && n)) {
-		fprintf(stderr, "error: wrong number of arguments\n");
-		usage_print(config_usage, opts, 1);
-		return 129;
-	}
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 2 || (unset && n != 1) || (json && n))
+		return usage_error(config_usage, opts,
+				   "wrong number of arguments");
 	if (n == 0)
 		return list(ctx, json);
 	if (!(s = setting_find(argv[0])))
@@ -101,9 +99,10 @@ int cmd_config(int argc, const char **argv, struct ctx *ctx)
 	if (ctx_config(&cfg, ctx) < 0)
 		return cmd_fail(ctx);
 	if (unset) {
-		if (gitcfg_unset(cfg, s->key, &ctx->err) < 0)
-			return cmd_fail(ctx);
-		return 0;
+		/* unsetting what is not set is a "no", as reading it is */
+		if (gitcfg_unset(cfg, s->key, &ctx->err) == GCAMP_ENOTFOUND)
+			ctx->err.code = GCAMP_EREFUSED;
+		return ctx->err.code ? cmd_fail(ctx) : 0;
 	}
 	if (n == 1) {
 		if (gitcfg_get(&v, cfg, s->key) < 0)

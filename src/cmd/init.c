@@ -14,7 +14,6 @@ static const char *const init_usage[] = {
 int cmd_init(int argc, const char **argv, struct ctx *ctx)
 {
 	struct init_opts o = {0};
-	long umbrella = -1;
 	struct campaign c;
 	const struct option opts[] = {
 		OPT_STRING(0, "base", &o.base, "BRANCH",
@@ -25,7 +24,7 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 		OPT_STRING(0, "forge", &o.forge, "OWNER/REPO",
 			   "the forge repository (default: from the remote's "
 			   "URL)"),
-		OPT_INT(0, "umbrella", &umbrella, "N",
+		OPT_STRING(0, "umbrella", &o.umbrella, "N",
 			"the umbrella issue's number"),
 		OPT_BOOL(0, "force", &o.force,
 			 "set up again over an existing campaign"),
@@ -33,22 +32,12 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 	};
 	int n = parse_options(argc, argv, opts, init_usage);
 
-	if (n == PARSE_OPTIONS_EXIT)
-		return 129;
-	if (n > 1) {
-		fprintf(stderr, "error: too many arguments\n");
-		usage_print(init_usage, opts, 1);
-		return 129;
-	}
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 1)
+		return usage_error(init_usage, opts, "too many arguments");
 	if (n == 1)
 		o.name = argv[0];
-	if (umbrella != -1 && umbrella <= 0) {
-		fprintf(stderr, "error: '%ld' is not an issue number\n",
-			umbrella);
-		usage_print(init_usage, opts, 1);
-		return 129;
-	}
-	o.umbrella = umbrella > 0 ? umbrella : 0;
 	if (campaign_init(&c, ctx, &o) < 0)
 		return cmd_fail(ctx);
 	printf("Started campaign '%s'\n", c.name);

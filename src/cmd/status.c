@@ -199,15 +199,14 @@ int cmd_status(int argc, const char **argv, struct ctx *ctx)
 	};
 	int n = parse_options(argc, argv, opts, status_usage);
 
-	if (n == PARSE_OPTIONS_EXIT)
-		return 129;
-	if (n > 0 || (json && brief)) {
-		fprintf(stderr, "error: %s\n",
-			n > 0 ? "status takes no arguments"
-			      : "--json and --short cannot be combined");
-		usage_print(status_usage, opts, 1);
-		return 129;
-	}
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 0)
+		return usage_error(status_usage, opts,
+				   "status takes no arguments");
+	if (json && brief)
+		return usage_error(status_usage, opts,
+				   "--json and --short cannot be combined");
 	if (status_collect(&st, ctx) < 0)
 		return cmd_fail(ctx);
 	if (json)

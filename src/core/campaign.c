@@ -15,13 +15,9 @@
 
 static int check_branch(const char *value, struct error *err)
 {
-	struct buf ref = BUF_INIT;
-	int ok;
+	int ok = 0;
 
-	buf_addf(&ref, "refs/heads/%s", value);
-	ok = git_reference_is_valid_name(ref.ptr);
-	buf_release(&ref);
-	if (!ok)
+	if (git_branch_name_is_valid(&ok, value) < 0 || !ok)
 		return error_set(err, GCAMP_EUSAGE,
 				 "'%s' is not a valid branch name", value);
 	return 0;
@@ -122,15 +118,44 @@ static char *cfg_dup(struct gitcfg *cfg, const char *key, const char *def)
 	return def ? xstrdup(def) : NULL;
 }
 
+/* A hand-edited value that the settings table would refuse is refused on
+ * reading too: a control character in a name would reach a prompt. */
+static int load_checked(const char **out, struct ctx *ctx, struct gitcfg *cfg,
+			const char *key)
+{
+	const struct setting *s = setting_find(key);
+	struct error why = ERROR_INIT;
+
+	if (gitcfg_get(out, cfg, key) < 0)
+		return 0;
+	if (s->check(*out, &why) < 0) {
+		error_set(&ctx->err, GCAMP_EFATAL, "bad %s in git config: %s",
+			  s->key, why.msg);
+		error_hint(&ctx->err,
+			   "fix it with 'git campaign config %s VALUE'",
+			   s->key + strlen("campaign."));
+		return GCAMP_EFATAL;
+	}
+	return 0;
+}
+
 int campaign_load(struct campaign *out, struct ctx *ctx)
 {
+	static const char *const checked[] = {
+		"campaign.name",   "campaign.base",	 "campaign.remote",
+		"campaign.forge",  "campaign.forgeHost", "campaign.umbrella",
+	};
 	struct gitcfg *cfg;
 	const char *v;
+	size_t i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = ctx_config(&cfg, ctx)) < 0)
 		return rc;
+	for (i = 0; i < sizeof(checked) / sizeof(*checked); i++)
+		if ((rc = load_checked(&v, ctx, cfg, checked[i])) < 0)
+			return rc;
 	if (gitcfg_get(&v, cfg, "campaign.name") < 0) {
 		error_set(&ctx->err, GCAMP_ENOTINIT,
 			  "no campaign in this repository");
@@ -157,27 +182,14 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 	return 0;
 }
 
-static int remote_branch_exists(git_repository *repo, const char *remote,
-				const char *name)
-{
-	struct buf ref = BUF_INIT;
-	git_oid oid;
-	int found;
-
-	buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
-	found = git_reference_name_to_id(&oid, repo, ref.ptr) == 0;
-	buf_release(&ref);
-	return found;
-}
-
 int campaign_branch_known(struct ctx *ctx, const char *remote, const char *name)
 {
 	git_repository *repo;
+	git_oid oid;
 
 	if (ctx_repo(&repo, ctx, 0) < 0)
 		return 0;
-	return repo_branch_exists(repo, name) ||
-	       remote_branch_exists(repo, remote, name);
+	return repo_branch_tip(&oid, repo, remote, name) == 0;
 }
 
 /* The branch refs/remotes/REMOTE/HEAD points at, or NULL. */
@@ -206,6 +218,7 @@ int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
 	static const char *const usual[] = {"main", "master"};
 	git_repository *repo;
 	char *current = NULL;
+	git_oid oid;
 	size_t i;
 	int rc;
 
@@ -219,7 +232,7 @@ int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
 	if ((*out = remote_default(repo, remote)))
 		return 0;
 	for (i = 0; i < 2; i++)
-		if (repo_branch_exists(repo, usual[i])) {
+		if (repo_branch_tip(&oid, repo, NULL, usual[i]) == 0) {
 			*out = xstrdup(usual[i]);
 			return 0;
 		}
@@ -278,23 +291,6 @@ static int folder_name(char **out, git_repository *repo)
 	for (p = wd + n; p > wd && p[-1] != '/'; p--)
 		;
 	*out = xstrndup(p, (size_t)(wd + n - p));
-	return 0;
-}
-
-static int has_rewrite_ref(struct gitcfg *cfg, struct error *err, int *out)
-{
-	struct strvec refs = STRVEC_INIT;
-	size_t i;
-	int rc;
-
-	*out = 0;
-	if ((rc = gitcfg_get_all(&refs, cfg, "notes.rewriteRef", err)) < 0)
-		return rc;
-	for (i = 0; i < refs.nr; i++)
-		if (!strcmp(refs.v[i], "refs/notes/campaign") ||
-		    !strcmp(refs.v[i], "refs/notes/*"))
-			*out = 1;
-	strvec_clear(&refs);
 	return 0;
 }
 
@@ -361,7 +357,11 @@ static int init_plan(struct campaign *c, struct ctx *ctx,
 		if (!c->forge_host)
 			c->forge_host = xstrdup("github.com");
 	}
-	c->umbrella = o->umbrella;
+	if (o->umbrella) {
+		if ((rc = check_issue(o->umbrella, &ctx->err)) < 0)
+			return rc;
+		c->umbrella = strtol(o->umbrella, NULL, 10);
+	}
 	return 0;
 }
 
@@ -424,7 +424,7 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	struct gitcfg *cfg;
 	struct db *db;
 	char num[32];
-	int rc, has_ref;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
@@ -455,10 +455,8 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	}
 	if (o->force && (rc = unset_stale(cfg, out, &ctx->err)) < 0)
 		goto fail;
-	if ((rc = has_rewrite_ref(cfg, &ctx->err, &has_ref)) < 0)
-		goto fail;
-	if (!has_ref && (rc = gitcfg_add(cfg, "notes.rewriteRef",
-					 "refs/notes/campaign", &ctx->err)) < 0)
+	if ((rc = gitcfg_ensure(cfg, "notes.rewriteRef", "refs/notes/campaign",
+				&ctx->err)) < 0)
 		goto fail;
 	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0)
 		goto fail;

@@ -52,7 +52,7 @@ struct init_opts {
 	const char *base;   /* NULL: detected */
 	const char *remote; /* NULL: "origin" */
 	const char *forge;  /* NULL: from the remote's URL */
-	long umbrella;	    /* 0: none */
+	const char *umbrella; /* issue number as given; NULL: none */
 	int force;	    /* re-initialise an existing campaign */
 };
 

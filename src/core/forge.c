@@ -41,7 +41,45 @@ int forge_name_valid(const char *s)
 	return 0;
 }
 
-/* host and path ("OWNER/REPO[.git][/]") into out */
+/* a DNS name, or an IPv6 literal in brackets */
+static int valid_host(const char *h, size_t n)
+{
+	size_t i;
+
+	if (n >= 3 && h[0] == '[' && h[n - 1] == ']') {
+		for (i = 1; i < n - 1; i++)
+			if (!isxdigit((unsigned char)h[i]) && h[i] != ':' &&
+			    h[i] != '.')
+				return 0;
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)h[i]) && !strchr(".-_", h[i]))
+			return 0;
+	return n > 0;
+}
+
+/* [user@]host[:port] -> host, the user part ending at the last '@' */
+static void host_of(const char **host, size_t *len, const char *auth,
+		    size_t n)
+{
+	const char *end = auth + n, *p, *colon;
+
+	for (p = auth; p < end; p++)
+		if (*p == '@')
+			auth = p + 1;
+	if (*auth == '[') {
+		p = memchr(auth, ']', (size_t)(end - auth));
+		*host = auth;
+		*len = p ? (size_t)(p + 1 - auth) : (size_t)(end - auth);
+		return;
+	}
+	colon = memchr(auth, ':', (size_t)(end - auth));
+	*host = auth;
+	*len = (size_t)((colon ? colon : end) - auth);
+}
+
+/* host and path ("OWNER/REPO[.git][/][?query][#fragment]") into out */
 static int split(struct forge_url *out, const char *host, size_t hlen,
 		 const char *path)
 {
@@ -51,13 +89,14 @@ static int split(struct forge_url *out, const char *host, size_t hlen,
 
 	while (*path == '/')
 		path++;
-	plen = strlen(path);
+	plen = strcspn(path, "?#");
 	while (plen && path[plen - 1] == '/')
 		plen--;
 	if (plen > 4 && !strncmp(path + plen - 4, ".git", 4))
 		plen -= 4;
 	slash = memchr(path, '/', plen);
-	if (!hlen || !slash || !valid_part(path, (size_t)(slash - path)) ||
+	if (!valid_host(host, hlen) || !slash ||
+	    !valid_part(path, (size_t)(slash - path)) ||
 	    !valid_part(slash + 1, plen - (size_t)(slash - path) - 1))
 		return -1;
 	out->host = xstrndup(host, hlen);
@@ -70,11 +109,12 @@ static int split(struct forge_url *out, const char *host, size_t hlen,
 
 int forge_url_parse(struct forge_url *out, const char *url)
 {
-	static const char *const schemes[] = {"https://",   "http://",
-					      "ssh://",	    "git://",
-					      "git+ssh://", "ssh+git://"};
-	const char *rest = NULL, *host, *end, *at, *colon;
-	size_t i;
+	static const char *const schemes[] = {
+		"https://", "http://",    "ssh://",
+		"git://",   "git+ssh://", "ssh+git://",
+	};
+	const char *rest = NULL, *end, *host, *colon;
+	size_t i, hlen;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < sizeof(schemes) / sizeof(*schemes); i++)
@@ -86,24 +126,17 @@ int forge_url_parse(struct forge_url *out, const char *url)
 		end = strchr(rest, '/');
 		if (!end)
 			return -1;
-		/* userinfo ends at the last '@' before the path */
-		host = rest;
-		for (at = rest; at < end; at++)
-			if (*at == '@')
-				host = at + 1;
-		colon = memchr(host, ':', (size_t)(end - host));
-		return split(out, host, (size_t)((colon ? colon : end) - host),
-			     end);
+		host_of(&host, &hlen, rest, (size_t)(end - rest));
+		return split(out, host, hlen, end);
 	}
 	if (strstr(url, "://"))
 		return -1; /* file:// and schemes without a forge */
-	/* scp-like: [user@]host:path, where host has no slash */
-	colon = strchr(url, ':');
-	if (!colon || memchr(url, '/', (size_t)(colon - url)))
+	/* scp-like: [user@]host:path, the host holding no slash */
+	end = strchr(url, '/');
+	colon = strrchr(url, ']');
+	colon = strchr(colon ? colon : url, ':');
+	if (!colon || (end && end < colon))
 		return -1;
-	host = url;
-	at = memchr(url, '@', (size_t)(colon - url));
-	if (at)
-		host = at + 1;
-	return split(out, host, (size_t)(colon - host), colon + 1);
+	host_of(&host, &hlen, url, (size_t)(colon - url));
+	return split(out, host, hlen, colon + 1);
 }

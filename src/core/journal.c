@@ -90,9 +90,10 @@ int journal_step(struct db *db, long long id, const char *step,
 		goto fail;
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);
-	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0)
+	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0 ||
+	    (rc = db_commit(db, err)) < 0)
 		goto fail;
-	return db_commit(db, err);
+	return 0;
 fail:
 	db_rollback(db);
 	return rc;

@@ -28,25 +28,6 @@ void status_release(struct status *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* The commit a branch names: refs/heads/NAME, else the remote's copy. */
-static int branch_tip(git_oid *out, git_repository *repo, const char *remote,
-		      const char *name)
-{
-	struct buf ref = BUF_INIT;
-	int rc;
-
-	buf_addf(&ref, "refs/heads/%s", name);
-	rc = git_reference_name_to_id(out, repo, ref.ptr);
-	if (rc < 0) {
-		buf_reset(&ref);
-		buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
-		rc = git_reference_name_to_id(out, repo, ref.ptr);
-	}
-	git_error_clear();
-	buf_release(&ref);
-	return rc;
-}
-
 struct stack_walk {
 	struct status *st;
 	size_t alloc;
@@ -106,7 +87,7 @@ static int collect_stack(struct status *st, struct ctx *ctx,
 		const char *recorded;
 		git_oid tip, was;
 
-		if (branch_tip(&tip, repo, st->campaign.remote, l->parent) <
+		if (repo_branch_tip(&tip, repo, st->campaign.remote, l->parent) <
 		    0) {
 			l->parent_missing = 1;
 			continue;
@@ -176,7 +157,8 @@ int status_collect(struct status *out, struct ctx *ctx)
 	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
 		git_oid_tostr(out->head, sizeof(out->head), &head);
 	git_error_clear();
-	if (branch_tip(&base, repo, out->campaign.remote, out->campaign.base) ==
+	if (repo_branch_tip(&base, repo, out->campaign.remote,
+			    out->campaign.base) ==
 	    0) {
 		out->base_found = 1;
 		if (out->head[0] &&

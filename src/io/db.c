@@ -188,6 +188,9 @@ int db_migrate(struct db *db, int to, struct error *err)
 	int version, rc;
 	char bump[96];
 
+	if (to > db_schema_version())
+		return error_set(err, GCAMP_EDB,
+				 "no schema version %d in this git-campaign", to);
 	for (;;) {
 		if ((rc = db_begin(db, err)) < 0)
 			return rc;

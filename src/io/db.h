@@ -51,8 +51,10 @@ void db_rollback(struct db *db);
 int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
 	       struct error *err);
 
-/* Migrates a database that is at version `from` up to `to` (each step in
- * its own transaction). Exposed for the migration tests; db_open calls it. */
+/* Migrates the database step by step up to version `to` (at most
+ * db_schema_version()), each step in its own transaction with its version
+ * bump; a database already at `to` or past it is left alone (past the
+ * newest version this build knows: refused). db_open calls it. */
 int db_migrate(struct db *db, int to, struct error *err);
 /* The database's PRAGMA user_version. */
 int db_user_version(struct db *db, int *out, struct error *err);

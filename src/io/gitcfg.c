@@ -106,17 +106,15 @@ int gitcfg_parse_parameters(struct strvec *out, const char *env)
 	return rc;
 }
 
+/* git reads GIT_CONFIG_COUNT/KEY/VALUE first and GIT_CONFIG_PARAMETERS
+ * (`git -c`) after it, so -c wins: the same order here, last one wins. */
 static void load_params(struct gitcfg *c)
 {
 	const char *env = getenv("GIT_CONFIG_PARAMETERS");
 	const char *count = getenv("GIT_CONFIG_COUNT");
+	struct strvec dashc = STRVEC_INIT;
 	size_t i;
 
-	if (env && gitcfg_parse_parameters(&c->params, env) < 0) {
-		/* git itself refuses to run with a bogus value, so we never
-		 * see one from it; ignore what we cannot read */
-		strvec_clear(&c->params);
-	}
 	if (count) {
 		long n = strtol(count, NULL, 10), k;
 
@@ -134,6 +132,12 @@ static void load_params(struct gitcfg *c)
 			strvec_push(&c->params, val);
 		}
 	}
+	/* git itself refuses to run with a value it cannot read, so we never
+	 * see one from it; ignore what we cannot read */
+	if (env && gitcfg_parse_parameters(&dashc, env) == 0)
+		for (i = 0; i < dashc.nr; i++)
+			strvec_push(&c->params, dashc.v[i]);
+	strvec_clear(&dashc);
 	for (i = 0; i < c->params.nr; i += 2)
 		gitcfg_normalize_key(c->params.v[i]);
 }
@@ -221,27 +225,6 @@ out:
 	return rc < 0 ? GCAMP_EFATAL : 0;
 }
 
-int gitcfg_get_bool(int *out, struct gitcfg *c, const char *key, int def,
-		    struct error *err)
-{
-	const char *v;
-	static const char *const yes[] = {"true", "yes", "on", "1"};
-	static const char *const no[] = {"false", "no", "off", "0", ""};
-	size_t i;
-
-	*out = def;
-	if (gitcfg_get(&v, c, key) < 0)
-		return 0;
-	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
-		if (!strcasecmp(v, yes[i]))
-			return *out = 1, 0;
-	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
-		if (!strcasecmp(v, no[i]))
-			return *out = 0, 0;
-	return error_set(err, GCAMP_EUSAGE, "bad boolean value '%s' for '%s'",
-			 v, key);
-}
-
 static int key_matches(const char *key, const char *prefix, const char *suffix)
 {
 	size_t k = strlen(key), p = strlen(prefix), s = strlen(suffix);
@@ -287,8 +270,20 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 		       int mode, struct error *err)
 {
 	git_config *all = NULL, *local = NULL, *snap = NULL;
+	struct buf exact = BUF_INIT;
 	char *k = normalized(key);
+	const char *p;
 	int rc;
+
+	if (mode == 1) {
+		buf_putc(&exact, '^');
+		for (p = value; *p; p++) {
+			if (strchr("\\^$.|?*+()[]{}", *p))
+				buf_putc(&exact, '\\');
+			buf_putc(&exact, *p);
+		}
+		buf_putc(&exact, '$');
+	}
 
 	rc = git_repository_config(&all, c->repo);
 	if (rc < 0) {
@@ -303,8 +298,9 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 	if (mode == 0)
 		rc = git_config_set_string(local, k, value);
 	else if (mode == 1)
-		/* "^$" never matches an existing value, so this appends */
-		rc = git_config_set_multivar(local, k, "^$", value);
+		/* replaces the value equal to value, or adds it: one atomic,
+		 * idempotent write under git's config lock */
+		rc = git_config_set_multivar(local, k, exact.ptr, value);
 	else
 		rc = git_config_delete_multivar(local, k, ".*");
 	if (rc == GIT_ENOTFOUND) {
@@ -333,6 +329,7 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 out:
 	git_config_free(local);
 	git_config_free(all);
+	buf_release(&exact);
 	free(k);
 	return rc < 0 ? (err->code ? err->code : GCAMP_EFATAL) : 0;
 }
@@ -343,8 +340,8 @@ int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
 	return write_local(c, key, value, 0, err);
 }
 
-int gitcfg_add(struct gitcfg *c, const char *key, const char *value,
-	       struct error *err)
+int gitcfg_ensure(struct gitcfg *c, const char *key, const char *value,
+		  struct error *err)
 {
 	return write_local(c, key, value, 1, err);
 }

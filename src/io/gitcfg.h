@@ -24,10 +24,6 @@ int gitcfg_get(const char **out, struct gitcfg *c, const char *key);
 /* Every value of a multi-valued key, in git's order, appended to out. */
 int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
 		   struct error *err);
-/* A boolean as git reads it (true/yes/on/1, false/no/off/0/""); def when
- * unset; GCAMP_EUSAGE when set to something else. */
-int gitcfg_get_bool(int *out, struct gitcfg *c, const char *key, int def,
-		    struct error *err);
 
 /* Calls fn for each (key, value) whose normalised key starts with prefix
  * and ends with suffix (both in normalised form, e.g. "branch." and
@@ -41,9 +37,11 @@ int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
  * of a multi-valued key when replace_all). */
 int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
 	       struct error *err);
-/* Appends one more value to a multi-valued key. */
-int gitcfg_add(struct gitcfg *c, const char *key, const char *value,
-	       struct error *err);
+/* Makes value one of the values of a multi-valued key, adding it unless it
+ * is there already; other values are kept. Safe against a concurrent
+ * writer (one write under git's config lock). */
+int gitcfg_ensure(struct gitcfg *c, const char *key, const char *value,
+		  struct error *err);
 /* Removes every value of key from the repository's config; GCAMP_ENOTFOUND
  * when it had none. */
 int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err);

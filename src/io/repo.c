@@ -94,11 +94,6 @@ int repo_open(git_repository **out, struct error *err)
 	return 0;
 }
 
-const char *repo_common_dir(git_repository *repo)
-{
-	return git_repository_commondir(repo);
-}
-
 int repo_current_branch(char **out, git_repository *repo, struct error *err)
 {
 	git_reference *head = NULL;
@@ -118,16 +113,22 @@ int repo_current_branch(char **out, git_repository *repo, struct error *err)
 	return 0;
 }
 
-int repo_branch_exists(git_repository *repo, const char *name)
+int repo_branch_tip(git_oid *out, git_repository *repo, const char *remote,
+		    const char *name)
 {
 	struct buf ref = BUF_INIT;
-	git_oid oid;
-	int found;
+	int rc;
 
 	buf_addf(&ref, "refs/heads/%s", name);
-	found = git_reference_name_to_id(&oid, repo, ref.ptr) == 0;
+	rc = git_reference_name_to_id(out, repo, ref.ptr);
+	if (rc < 0 && remote) {
+		buf_reset(&ref);
+		buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
+		rc = git_reference_name_to_id(out, repo, ref.ptr);
+	}
+	git_error_clear();
 	buf_release(&ref);
-	return found;
+	return rc < 0 ? GCAMP_ENOTFOUND : 0;
 }
 
 /*

@@ -20,15 +20,14 @@ int repo_open(git_repository **out, struct error *err);
 int error_git(struct error *err, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The directory shared by all worktrees ($GIT_COMMON_DIR), with a trailing
- * slash; borrowed from repo. */
-const char *repo_common_dir(git_repository *repo);
-
 /* The checked-out branch's short name ("main", also when unborn) in *out,
  * or NULL when HEAD is detached. The caller frees *out. */
 int repo_current_branch(char **out, git_repository *repo, struct error *err);
 
-/* 1 when refs/heads/NAME exists, else 0. */
-int repo_branch_exists(git_repository *repo, const char *name);
+/* The commit branch NAME points at: refs/heads/NAME, else (when remote is
+ * not NULL) refs/remotes/REMOTE/NAME. 0, or GCAMP_ENOTFOUND when neither
+ * resolves; records no error. */
+int repo_branch_tip(git_oid *out, git_repository *repo, const char *remote,
+		    const char *name);
 
 #endif

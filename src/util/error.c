@@ -7,7 +7,8 @@ int error_set(struct error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err->code)
+	err->ignored = err->code != 0;
+	if (err->ignored)
 		return code;
 	err->code = code;
 	va_start(ap, fmt);
@@ -20,6 +21,8 @@ void error_hint(struct error *err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (err->ignored)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
 	va_end(ap);
@@ -30,6 +33,7 @@ void error_clear(struct error *err)
 	err->code = 0;
 	err->msg[0] = '\0';
 	err->hint[0] = '\0';
+	err->ignored = 0;
 }
 
 int error_exit_code(int code)

@@ -21,11 +21,12 @@ struct error {
 	int code;	/* 0 while no error is recorded */
 	char msg[1024]; /* "what failed: why", no prefix, no final stop */
 	char hint[512]; /* optional; "" when none */
+	int ignored;	/* the last error_set lost to an earlier message */
 };
 
 #define ERROR_INIT                                                             \
 	{                                                                      \
-		0, "", ""                                                      \
+		0, "", "", 0                                                   \
 	}
 
 /* Records an error unless one is already recorded (the first, most specific
@@ -34,7 +35,8 @@ struct error {
  * code must be negative. */
 int error_set(struct error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Adds a hint to the recorded error (replacing an earlier hint). */
+/* Adds a hint to the error the last error_set recorded (replacing an
+ * earlier hint); when that error_set was ignored, so is its hint. */
 void error_hint(struct error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Forgets the recorded error. */

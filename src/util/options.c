@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/buf.h"
@@ -46,10 +48,30 @@ void usage_print(const char *const *usage, const struct option *opts,
 	}
 }
 
-void help_open_man(const char *page)
+int help_open_man(const char *page)
 {
+	int status;
+	pid_t pid;
+
 	fflush(stdout);
-	execlp("man", "man", page, (char *)NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp("man", "man", page, (char *)NULL);
+		fprintf(stderr, "warning: cannot run 'man': %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int parse_options_status(int n)
+{
+	return n == PARSE_OPTIONS_DONE ? 0 : 129;
 }
 
 /* "git campaign init [NAME]" -> "git-campaign-init" */
@@ -74,6 +96,31 @@ static void man_page_name(struct buf *out, const char *synopsis)
 	}
 }
 
+static void usage_verror(const char *const *usage, const struct option *opts,
+			 const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void usage_verror(const char *const *usage, const struct option *opts,
+			 const char *fmt, va_list ap)
+{
+	fprintf(stderr, "error: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	usage_print(usage, opts, 1);
+}
+
+int usage_error(const char *const *usage, const struct option *opts,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_verror(usage, opts, fmt, ap);
+	va_end(ap);
+	return 129;
+}
+
+/* a usage error inside parse_options */
 static int bad(const char *const *usage, const struct option *opts,
 	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -82,12 +129,9 @@ static int bad(const char *const *usage, const struct option *opts,
 {
 	va_list ap;
 
-	fprintf(stderr, "error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	usage_verror(usage, opts, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	usage_print(usage, opts, 1);
 	return PARSE_OPTIONS_EXIT;
 }
 
@@ -173,8 +217,10 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			struct buf page = BUF_INIT;
 
 			man_page_name(&page, usage[0]);
-			help_open_man(page.ptr);
+			n = help_open_man(page.ptr);
 			buf_release(&page);
+			if (n == 0)
+				return PARSE_OPTIONS_DONE;
 			usage_print(usage, opts, 0);
 			return PARSE_OPTIONS_EXIT;
 		}

@@ -50,6 +50,8 @@ struct option {
 /* Returned by parse_options when the process should exit 129 now: the usage
  * was printed (to stdout for -h, to stderr after an error). */
 #define PARSE_OPTIONS_EXIT (-129)
+/* Returned by parse_options after --help showed the manual: exit 0. */
+#define PARSE_OPTIONS_DONE (-1)
 
 /*
  * Parses argv[1..argc-1] (argv[0] is the command name) against opts.
@@ -57,9 +59,12 @@ struct option {
  * "git campaign NAME". Options and operands may be mixed; "--" ends options
  * and everything after it is an operand. On success the operands are moved
  * to argv[0..n-1] (argv[n] = NULL) and n is returned. "-h" prints the usage
- * on stdout; "--help" opens the command's man page (git-campaign-NAME) and
- * falls back to the usage; an unknown option or a bad value prints one
- * "error:" line and the usage on stderr. Both return PARSE_OPTIONS_EXIT.
+ * on stdout and returns PARSE_OPTIONS_EXIT; "--help" shows the command's man
+ * page (git-campaign-NAME) and returns PARSE_OPTIONS_DONE, or when it cannot,
+ * says so and prints the usage (PARSE_OPTIONS_EXIT); an unknown option or a
+ * bad value prints one "error:" line and the usage on stderr
+ * (PARSE_OPTIONS_EXIT). parse_options_status() turns these into the exit
+ * status.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage);
@@ -68,8 +73,16 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 void usage_print(const char *const *usage, const struct option *opts,
 		 int to_stderr);
 
-/* Replaces this process with `man PAGE`; returns only when man could not be
- * started. */
-void help_open_man(const char *page);
+/* The exit status for a negative parse_options result: 129 or 0. */
+int parse_options_status(int n);
+
+/* Prints "error: MESSAGE" and the usage on stderr; returns 129, the exit
+ * status of a usage error. */
+int usage_error(const char *const *usage, const struct option *opts,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Runs `man PAGE` and waits for it: 0 when it showed the page, -1 when man
+ * could not be run or has no such page (it said so on stderr). */
+int help_open_man(const char *page);
 
 #endif

@@ -63,15 +63,15 @@ hint: did you mean 'campaign.base'?" ]
 	[ -z "$stderr" ]
 }
 
-@test "--unset removes a key; unsetting it again is an error" {
+@test "--unset removes a key; unsetting it again is a no, exit 1" {
 	git campaign init --umbrella 5 >/dev/null
 	run git campaign config --unset umbrella
 	assert_success
 	run git config campaign.umbrella
 	assert_failure
 	run --separate-stderr git campaign config --unset umbrella
-	assert_failure 128
-	[ "$stderr" = "fatal: 'campaign.umbrella' is not set in this repository's config" ]
+	assert_failure 1
+	[ "$stderr" = "error: 'campaign.umbrella' is not set in this repository's config" ]
 }
 
 @test "git -c overrides are seen, as git sees them" {
@@ -97,4 +97,40 @@ hint: did you mean 'campaign.base'?" ]
 	assert_failure 129
 	run git campaign config --json name
 	assert_failure 129
+}
+
+@test "a hand-edited bad value is refused on reading, with how to fix it" {
+	git campaign init >/dev/null
+	git config campaign.name "$(printf 'esc\033[31mred')"
+	run --separate-stderr git campaign status --short
+	assert_failure 128
+	[ -z "$output" ]
+	[ "$stderr" = "fatal: bad campaign.name in git config: the value holds a control character
+hint: fix it with 'git campaign config name VALUE'" ]
+	git config campaign.name ok
+	git config campaign.umbrella 12abc
+	run --separate-stderr git campaign status
+	assert_failure 128
+	[[ "$stderr" == "fatal: bad campaign.umbrella in git config: '12abc' is not an issue number"* ]]
+}
+
+@test "git -c wins over GIT_CONFIG_COUNT, as in git" {
+	git campaign init >/dev/null
+	export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=campaign.umbrella GIT_CONFIG_VALUE_0=5
+	run git campaign config umbrella
+	assert_output 5
+	run git -c campaign.umbrella=7 campaign config umbrella
+	assert_output 7
+	[ "$(git -c campaign.umbrella=7 config campaign.umbrella)" = 7 ]
+}
+
+@test "notes.rewriteRef is added once, also by inits at the same time" {
+	git config notes.rewriteRef ''
+	for i in 1 2 3 4 5 6; do
+		git campaign init --force "n$i" >/dev/null 2>&1 &
+	done
+	wait
+	run git config --get-all notes.rewriteRef
+	assert_output "
+refs/notes/campaign"
 }

@@ -43,6 +43,10 @@ static void ssh_forms(void **state)
 	expect("ssh://git@GHE.Example.com:2222/team/app.git", "ghe.example.com",
 	       "team", "app");
 	expect("github.com:o/r.git", "github.com", "o", "r");
+	/* the user part ends at the last '@', in both forms */
+	expect("a@b@github.com:o/r", "github.com", "o", "r");
+	expect("ssh://a@b@github.com/o/r", "github.com", "o", "r");
+	expect("git@[::1]:o/r.git", "[::1]", "o", "r");
 }
 
 static void https_forms(void **state)
@@ -55,6 +59,9 @@ static void https_forms(void **state)
 	expect("https://user:tok@github.com/o/r", "github.com", "o", "r");
 	expect("http://ghe.local:8080/o/r.git", "ghe.local", "o", "r");
 	expect("git://github.com/o/r.js.git", "github.com", "o", "r.js");
+	expect("https://[::1]:8443/o/r.git", "[::1]", "o", "r");
+	expect("https://github.com/o/r?x=1", "github.com", "o", "r");
+	expect("https://github.com/o/r.git#frag", "github.com", "o", "r");
 }
 
 static void not_a_forge_repository(void **state)
@@ -70,6 +77,9 @@ static void not_a_forge_repository(void **state)
 	refuse("git@github.com:");
 	refuse("https:///o/r");
 	refuse("C:/path/o/r");
+	refuse("https://git hub.com/o/r");
+	refuse("https://[::1/o/r");
+	refuse("/abs/path:o/r");
 }
 
 static void names(void **state)

@@ -109,8 +109,10 @@ static void error_first_message_wins(void **state)
 	assert_int_equal(rc, GCAMP_ENOTFOUND);
 	rc = error_set(&err, GCAMP_EFATAL, "generic failure");
 	assert_int_equal(rc, GCAMP_EFATAL);
+	error_hint(&err, "a hint for the generic failure");
 	assert_int_equal(err.code, GCAMP_ENOTFOUND);
 	assert_string_equal(err.msg, "no stash named 'x'");
+	assert_string_equal(err.hint, "");
 	error_clear(&err);
 	assert_int_equal(err.code, 0);
 	assert_string_equal(err.msg, "");
