@@ -1,6 +1,7 @@
 /* Campaign settings, base and forge detection, init. */
 #include "core/campaign.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static int check_issue(const char *value, struct error *err)
 
 	errno = 0;
 	n = strtol(value, &end, 10);
-	if (!*value || *end || errno || n <= 0)
+	if (!isdigit((unsigned char)*value) || *end || errno || n <= 0)
 		return error_set(err, GCAMP_EUSAGE,
 				 "'%s' is not an issue number", value);
 	return 0;

@@ -146,6 +146,10 @@ setup() {
 	[[ "$stderr" == "error: '0' is not an issue number"* ]]
 	run git campaign init --force --umbrella x
 	assert_failure 129
+	run git campaign init --force --umbrella +5
+	assert_failure 129
+	run git campaign init --force --umbrella ' 7'
+	assert_failure 129
 	run --separate-stderr git campaign init --force --umbrella=-1
 	assert_failure 129
 	[[ "$stderr" == "error: '-1' is not an issue number"* ]]
