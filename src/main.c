@@ -77,7 +77,7 @@ static int unknown_command(const char *name)
  * -c overrides are read in src/io/gitcfg.c) */
 static void configure_libgit2(void)
 {
-	static const char *const no[] = { "", "0", "false", "no", "off" };
+	static const char *const no[] = {"", "0", "false", "no", "off"};
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	size_t i;
 

@@ -25,7 +25,7 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 			   "the forge repository (default: from the remote's "
 			   "URL)"),
 		OPT_STRING(0, "umbrella", &o.umbrella, "N",
-			"the umbrella issue's number"),
+			   "the umbrella issue's number"),
 		OPT_BOOL(0, "force", &o.force,
 			 "set up again over an existing campaign"),
 		OPT_END(),

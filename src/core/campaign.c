@@ -143,8 +143,8 @@ static int load_checked(const char **out, struct ctx *ctx, struct gitcfg *cfg,
 int campaign_load(struct campaign *out, struct ctx *ctx)
 {
 	static const char *const checked[] = {
-		"campaign.name",   "campaign.base",	 "campaign.remote",
-		"campaign.forge",  "campaign.forgeHost", "campaign.umbrella",
+		"campaign.name",  "campaign.base",	"campaign.remote",
+		"campaign.forge", "campaign.forgeHost", "campaign.umbrella",
 	};
 	struct gitcfg *cfg;
 	const char *v;

@@ -48,12 +48,12 @@ int campaign_branch_known(struct ctx *ctx, const char *remote,
 			  const char *name);
 
 struct init_opts {
-	const char *name;   /* NULL: the work tree's folder name */
-	const char *base;   /* NULL: detected */
-	const char *remote; /* NULL: "origin" */
-	const char *forge;  /* NULL: from the remote's URL */
+	const char *name;     /* NULL: the work tree's folder name */
+	const char *base;     /* NULL: detected */
+	const char *remote;   /* NULL: "origin" */
+	const char *forge;    /* NULL: from the remote's URL */
 	const char *umbrella; /* issue number as given; NULL: none */
-	int force;	    /* re-initialise an existing campaign */
+	int force;	      /* re-initialise an existing campaign */
 };
 
 /* Starts (or with force, re-initialises) the campaign: creates the

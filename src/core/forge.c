@@ -60,8 +60,7 @@ static int valid_host(const char *h, size_t n)
 }
 
 /* [user@]host[:port] -> host, the user part ending at the last '@' */
-static void host_of(const char **host, size_t *len, const char *auth,
-		    size_t n)
+static void host_of(const char **host, size_t *len, const char *auth, size_t n)
 {
 	const char *end = auth + n, *p, *colon;
 
@@ -110,7 +109,7 @@ static int split(struct forge_url *out, const char *host, size_t hlen,
 int forge_url_parse(struct forge_url *out, const char *url)
 {
 	static const char *const schemes[] = {
-		"https://", "http://",    "ssh://",
+		"https://", "http://",	  "ssh://",
 		"git://",   "git+ssh://", "ssh+git://",
 	};
 	const char *rest = NULL, *end, *host, *colon;

@@ -87,8 +87,8 @@ static int collect_stack(struct status *st, struct ctx *ctx,
 		const char *recorded;
 		git_oid tip, was;
 
-		if (repo_branch_tip(&tip, repo, st->campaign.remote, l->parent) <
-		    0) {
+		if (repo_branch_tip(&tip, repo, st->campaign.remote,
+				    l->parent) < 0) {
 			l->parent_missing = 1;
 			continue;
 		}
@@ -158,8 +158,7 @@ int status_collect(struct status *out, struct ctx *ctx)
 		git_oid_tostr(out->head, sizeof(out->head), &head);
 	git_error_clear();
 	if (repo_branch_tip(&base, repo, out->campaign.remote,
-			    out->campaign.base) ==
-	    0) {
+			    out->campaign.base) == 0) {
 		out->base_found = 1;
 		if (out->head[0] &&
 		    (rc = git_graph_ahead_behind(&out->ahead, &out->behind,

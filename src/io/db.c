@@ -190,7 +190,8 @@ int db_migrate(struct db *db, int to, struct error *err)
 
 	if (to > db_schema_version())
 		return error_set(err, GCAMP_EDB,
-				 "no schema version %d in this git-campaign", to);
+				 "no schema version %d in this git-campaign",
+				 to);
 	for (;;) {
 		if ((rc = db_begin(db, err)) < 0)
 			return rc;
