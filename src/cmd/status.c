@@ -106,11 +106,13 @@ static void print_text(const struct status *st)
 /* branch ahead/behind, a star when a restack or an operation is pending */
 static void print_short(const struct status *st)
 {
+	size_t restack = count_restack(st);
+
 	printf("%s %s", st->campaign.name, st->branch ? st->branch : "HEAD");
 	if (st->base_found && st->head[0])
 		printf(" +%zu -%zu", st->ahead, st->behind);
-	if (count_restack(st))
-		printf(" restack:%zu", count_restack(st));
+	if (restack)
+		printf(" restack:%zu", restack);
 	if (st->nstashes)
 		printf(" stashes:%zu", st->nstashes);
 	if (st->nops)

@@ -121,15 +121,15 @@ static char *cfg_dup(struct gitcfg *cfg, const char *key, const char *def)
 
 /* A hand-edited value that the settings table would refuse is refused on
  * reading too: a control character in a name would reach a prompt. */
-static int load_checked(const char **out, struct ctx *ctx, struct gitcfg *cfg,
-			const char *key)
+static int check_loaded(struct ctx *ctx, struct gitcfg *cfg,
+			const struct setting *s)
 {
-	const struct setting *s = setting_find(key);
 	struct error why = ERROR_INIT;
+	const char *v;
 
-	if (gitcfg_get(out, cfg, key) < 0)
+	if (gitcfg_get(&v, cfg, s->key) < 0)
 		return 0;
-	if (s->check(*out, &why) < 0) {
+	if (s->check(v, &why) < 0) {
 		error_set(&ctx->err, GCAMP_EFATAL, "bad %s in git config: %s",
 			  s->key, why.msg);
 		error_hint(&ctx->err,
@@ -142,20 +142,16 @@ static int load_checked(const char **out, struct ctx *ctx, struct gitcfg *cfg,
 
 int campaign_load(struct campaign *out, struct ctx *ctx)
 {
-	static const char *const checked[] = {
-		"campaign.name",  "campaign.base",	"campaign.remote",
-		"campaign.forge", "campaign.forgeHost", "campaign.umbrella",
-	};
+	const struct setting *s;
 	struct gitcfg *cfg;
 	const char *v;
-	size_t i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = ctx_config(&cfg, ctx)) < 0)
 		return rc;
-	for (i = 0; i < sizeof(checked) / sizeof(*checked); i++)
-		if ((rc = load_checked(&v, ctx, cfg, checked[i])) < 0)
+	for (s = campaign_settings; s->key; s++)
+		if ((rc = check_loaded(ctx, cfg, s)) < 0)
 			return rc;
 	if (gitcfg_get(&v, cfg, "campaign.name") < 0) {
 		error_set(&ctx->err, GCAMP_ENOTINIT,
@@ -281,7 +277,7 @@ static void forge_from_remote(struct campaign *c, git_repository *repo)
 	git_remote_free(r);
 }
 
-static int folder_name(char **out, git_repository *repo)
+static char *folder_name(git_repository *repo)
 {
 	const char *wd = git_repository_workdir(repo);
 	size_t n = strlen(wd);
@@ -291,8 +287,7 @@ static int folder_name(char **out, git_repository *repo)
 		n--;
 	for (p = wd + n; p > wd && p[-1] != '/'; p--)
 		;
-	*out = xstrndup(p, (size_t)(wd + n - p));
-	return 0;
+	return xstrndup(p, (size_t)(wd + n - p));
 }
 
 /* Validates the options and fills c; writes nothing. */
@@ -316,7 +311,7 @@ static int init_plan(struct campaign *c, struct ctx *ctx,
 	if (o->name)
 		c->name = xstrdup(o->name);
 	else
-		folder_name(&c->name, repo);
+		c->name = folder_name(repo);
 	if ((rc = setting_find("name")->check(c->name, &ctx->err)) < 0)
 		return rc;
 	c->remote = xstrdup(o->remote ? o->remote : "origin");

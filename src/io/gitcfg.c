@@ -264,64 +264,66 @@ int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
 	return stop;
 }
 
+enum write_mode { WRITE_SET, WRITE_ENSURE, WRITE_UNSET };
+
+/* "^value$" with the regex specials escaped: matches value alone */
+static void exact_regex(struct buf *out, const char *value)
+{
+	const char *p;
+
+	buf_putc(out, '^');
+	for (p = value; *p; p++) {
+		if (strchr("\\^$.|?*+()[]{}", *p))
+			buf_putc(out, '\\');
+		buf_putc(out, *p);
+	}
+	buf_putc(out, '$');
+}
+
 /* Runs one write against the repository's local config file, then renews
  * the snapshot so later reads see it. */
 static int write_local(struct gitcfg *c, const char *key, const char *value,
-		       int mode, struct error *err)
+		       enum write_mode mode, struct error *err)
 {
 	git_config *all = NULL, *local = NULL, *snap = NULL;
 	struct buf exact = BUF_INIT;
 	char *k = normalized(key);
-	const char *p;
 	int rc;
 
-	if (mode == 1) {
-		buf_putc(&exact, '^');
-		for (p = value; *p; p++) {
-			if (strchr("\\^$.|?*+()[]{}", *p))
-				buf_putc(&exact, '\\');
-			buf_putc(&exact, *p);
-		}
-		buf_putc(&exact, '$');
-	}
-
 	rc = git_repository_config(&all, c->repo);
+	if (rc == 0)
+		rc = git_config_open_level(&local, all, GIT_CONFIG_LEVEL_LOCAL);
 	if (rc < 0) {
-		error_git(err, rc, "cannot open the git configuration");
+		rc = error_git(err, rc, "cannot open the repository's config");
 		goto out;
 	}
-	rc = git_config_open_level(&local, all, GIT_CONFIG_LEVEL_LOCAL);
-	if (rc < 0) {
-		error_git(err, rc, "cannot open the repository's config");
-		goto out;
-	}
-	if (mode == 0)
+	switch (mode) {
+	case WRITE_SET:
 		rc = git_config_set_string(local, k, value);
-	else if (mode == 1)
+		break;
+	case WRITE_ENSURE:
 		/* replaces the value equal to value, or adds it: one atomic,
 		 * idempotent write under git's config lock */
+		exact_regex(&exact, value);
 		rc = git_config_set_multivar(local, k, exact.ptr, value);
-	else
+		break;
+	case WRITE_UNSET:
 		rc = git_config_delete_multivar(local, k, ".*");
+		break;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		rc = error_set(err, GCAMP_ENOTFOUND,
 			       "'%s' is not set in this repository's config",
 			       key);
 		goto out;
 	}
-	if (rc == GIT_EEXISTS) {
-		/* several values: git config KEY VALUE refuses too */
-		rc = error_set(err, GCAMP_EEXISTS,
-			       "'%s' has several values; unset it first", key);
-		goto out;
-	}
 	if (rc < 0) {
-		error_git(err, rc, "cannot write '%s'", key);
+		rc = error_git(err, rc, "cannot write '%s'", key);
 		goto out;
 	}
 	rc = git_repository_config_snapshot(&snap, c->repo);
 	if (rc < 0) {
-		error_git(err, rc, "cannot read the git configuration");
+		rc = error_git(err, rc, "cannot read the git configuration");
 		goto out;
 	}
 	git_config_free(c->snap);
@@ -331,22 +333,22 @@ out:
 	git_config_free(all);
 	buf_release(&exact);
 	free(k);
-	return rc < 0 ? (err->code ? err->code : GCAMP_EFATAL) : 0;
+	return rc;
 }
 
 int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
 	       struct error *err)
 {
-	return write_local(c, key, value, 0, err);
+	return write_local(c, key, value, WRITE_SET, err);
 }
 
 int gitcfg_ensure(struct gitcfg *c, const char *key, const char *value,
 		  struct error *err)
 {
-	return write_local(c, key, value, 1, err);
+	return write_local(c, key, value, WRITE_ENSURE, err);
 }
 
 int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err)
 {
-	return write_local(c, key, NULL, 2, err);
+	return write_local(c, key, NULL, WRITE_UNSET, err);
 }

@@ -33,8 +33,8 @@ int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
 		   int (*fn)(const char *key, const char *value, void *data),
 		   void *data, struct error *err);
 
-/* Writes key = value into the repository's config (replacing every value
- * of a multi-valued key when replace_all). */
+/* Writes key = value into the repository's config; a key with several
+ * values there is an error, as for `git config KEY VALUE`. */
 int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
 	       struct error *err);
 /* Makes value one of the values of a multi-valued key, adding it unless it

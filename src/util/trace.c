@@ -11,7 +11,8 @@
 static int trace_state = -1; /* -1 unknown, 0 off, 1 on */
 static FILE *trace_fp;
 
-int trace_enabled(void)
+/* Reads GIT_CAMPAIGN_TRACE once; cheap when unset. */
+static int trace_enabled(void)
 {
 	const char *v;
 

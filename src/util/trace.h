@@ -2,8 +2,6 @@
 #ifndef GCAMP_TRACE_H
 #define GCAMP_TRACE_H
 
-/* Reads GIT_CAMPAIGN_TRACE once; cheap when unset. */
-int trace_enabled(void);
 /* Writes one line "HH:MM:SS.uuuuuu campaign: ..." when tracing is on. */
 void trace_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -154,3 +154,25 @@ commands() {
 	assert_success
 	assert_output --partial 'git-campaign-init - '
 }
+
+@test "--help without an installed page falls back to the usage, exit 129" {
+	command -v man >/dev/null || skip "man is not installed"
+	mkdir -p "$WORLD/noman"
+	export MANPATH="$WORLD/noman" MANPAGER=cat PAGER=cat
+	run --separate-stderr git-campaign status --help
+	assert_failure 129
+	assert_output --partial 'usage: git campaign status'
+	run --separate-stderr git-campaign help init
+	assert_failure 129
+	assert_output --partial 'usage: git campaign'
+}
+
+@test "GIT_CAMPAIGN_TRACE=PATH appends trace lines to that file" {
+	make_repo r
+	cd r
+	GIT_CAMPAIGN_TRACE="$WORLD/trace.log" git campaign init >/dev/null
+	run cat "$WORLD/trace.log"
+	assert_output --regexp 'campaign: db: migrating .*campaign.db to version 1'
+	run --separate-stderr env GIT_CAMPAIGN_TRACE= git campaign status
+	[ -z "$stderr" ]
+}

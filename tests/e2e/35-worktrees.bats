@@ -83,18 +83,29 @@ json_get() {
 	assert_line --partial 'unfinished restack #7'
 }
 
-@test "git -C DIR campaign status reads DIR, not the current repository" {
+# two_campaigns: r (on branch topic, with a running operation) and other,
+# the current directory being other's work tree
+two_campaigns() {
 	git -C r checkout -q -b topic
 	git -C r campaign init >/dev/null
 	seed_op "$DB"
 	make_repo other
 	git -C other campaign init >/dev/null
 	cd "$WORLD/other"
-	run --separate-stderr git -C ../r campaign status
+}
+
+# assert_reads_r: the last `run --separate-stderr` showed the status of r
+assert_reads_r() {
 	assert_clean
 	assert_line 'campaign  r'
 	assert_line --regexp '^branch +topic '
 	assert_line --partial 'unfinished restack #7'
+}
+
+@test "git -C DIR campaign status reads DIR, not the current repository" {
+	two_campaigns
+	run --separate-stderr git -C ../r campaign status
+	assert_reads_r
 	run --separate-stderr git campaign status
 	assert_clean
 	assert_line 'campaign  other'
@@ -102,26 +113,16 @@ json_get() {
 }
 
 @test "git --git-dir=DIR/.git --work-tree=DIR campaign status reads DIR" {
-	git -C r checkout -q -b topic
-	git -C r campaign init >/dev/null
-	seed_op "$DB"
-	make_repo other
-	git -C other campaign init >/dev/null
-	cd "$WORLD/other"
+	two_campaigns
 	run --separate-stderr git --git-dir="$WORLD/r/.git" \
 		--work-tree="$WORLD/r" campaign status
-	assert_clean
-	assert_line 'campaign  r'
-	assert_line --regexp '^branch +topic '
-	assert_line --partial 'unfinished restack #7'
+	assert_reads_r
 	# and from outside any repository
 	mkdir "$WORLD/outside"
 	cd "$WORLD/outside"
 	run --separate-stderr git --git-dir="$WORLD/r/.git" \
 		--work-tree="$WORLD/r" campaign status
-	assert_clean
-	assert_line 'campaign  r'
-	assert_line --partial 'unfinished restack #7'
+	assert_reads_r
 	run campaign_dbs "$WORLD"
 	assert_output "$WORLD/other/.git/campaign/campaign.db"$'\n'"$DB"
 }
