@@ -1,0 +1,300 @@
+/* The format table and what every importer shares: reading the input,
+ * detecting its format, building records, reading numbers as tools print
+ * them. */
+#include "import/import.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+/* Inputs larger than this are refused rather than read into memory. */
+#define IMPORT_MAX_BYTES ((size_t)256 << 20)
+/* Detectors see at most this much of the input. */
+#define IMPORT_DETECT_BYTES ((size_t)64 << 10)
+
+const struct import_format import_formats[] = {
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct import_format *import_format_find(const char *name)
+{
+	const struct import_format *f;
+
+	for (f = import_formats; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+const struct import_format *import_detect(const char *data, size_t len)
+{
+	const struct import_format *f;
+
+	if (len > IMPORT_DETECT_BYTES)
+		len = IMPORT_DETECT_BYTES;
+	for (f = import_formats; f->name; f++)
+		if (f->detect(data, len))
+			return f;
+	return NULL;
+}
+
+static const char *display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "stdin";
+}
+
+static int read_fd(struct buf *out, int fd, const char *path,
+		   struct error *err)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return error_set(err, GCAMP_EFATAL,
+					 "cannot read '%s': %s",
+					 display_name(path), strerror(errno));
+		}
+		if (out->len + (size_t)n > IMPORT_MAX_BYTES)
+			return error_set(err, GCAMP_EFATAL,
+					 "cannot read '%s': larger than %zu MiB",
+					 display_name(path),
+					 IMPORT_MAX_BYTES >> 20);
+		buf_add(out, chunk, (size_t)n);
+	}
+}
+
+static int read_file(struct buf *out, const char *path, struct error *err)
+{
+	int fd, rc;
+
+	if (!strcmp(path, "-"))
+		return read_fd(out, 0, path, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_set(err, GCAMP_EFATAL, "cannot open '%s': %s",
+				 path, strerror(errno));
+	rc = read_fd(out, fd, path, err);
+	close(fd);
+	return rc;
+}
+
+int import_data(struct import_set *out, const struct import_format *fmt,
+		const char *data, size_t len, const char *path,
+		struct error *err)
+{
+	int rc;
+
+	if (!fmt) {
+		fmt = import_detect(data, len);
+		if (!fmt) {
+			error_set(err, GCAMP_EFATAL,
+				  "cannot tell the format of '%s'",
+				  display_name(path));
+			error_hint(err, "name it with --format; "
+					"'git campaign measure import -h' "
+					"lists the formats");
+			return GCAMP_EFATAL;
+		}
+	}
+	rc = fmt->parse(out, data, len, path, err);
+	if (rc < 0)
+		return rc;
+	out->format = fmt->name;
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int import_dir(struct import_set *out, const struct import_format *fmt,
+		      const char *path, struct error *err)
+{
+	struct strvec names = STRVEC_INIT;
+	struct buf data = BUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+	size_t i;
+	int rc = 0;
+
+	if (!fmt || !fmt->dir_pattern) {
+		if (fmt)
+			return error_set(err, GCAMP_EFATAL,
+					 "'%s' is a directory; %s reads files",
+					 path, fmt->name);
+		error_set(err, GCAMP_EFATAL,
+			  "'%s' is a directory: name its format", path);
+		error_hint(err, "directories of TEST-*.xml files are read "
+				"with --format junit");
+		return GCAMP_EFATAL;
+	}
+	dir = opendir(path);
+	if (!dir)
+		return error_set(err, GCAMP_EFATAL, "cannot open '%s': %s",
+				 path, strerror(errno));
+	while ((de = readdir(dir)))
+		if (!fnmatch(fmt->dir_pattern, de->d_name, 0))
+			strvec_push(&names, de->d_name);
+	closedir(dir);
+	if (!names.nr) {
+		rc = error_set(err, GCAMP_EFATAL, "no %s files in '%s'",
+			       fmt->dir_pattern, path);
+		goto out;
+	}
+	qsort(names.v, names.nr, sizeof(*names.v), cmp_names);
+	for (i = 0; i < names.nr; i++) {
+		char *file = xasprintf("%s/%s", path, names.v[i]);
+
+		buf_reset(&data);
+		rc = read_file(&data, file, err);
+		if (!rc)
+			rc = import_data(out, fmt, data.ptr,
+					 data.len, file, err);
+		free(file);
+		if (rc < 0)
+			goto out;
+	}
+out:
+	buf_release(&data);
+	strvec_clear(&names);
+	return rc;
+}
+
+int import_path(struct import_set *out, const struct import_format *fmt,
+		const char *path, struct error *err)
+{
+	struct buf data = BUF_INIT;
+	struct stat st;
+	int rc;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return import_dir(out, fmt, path, err);
+	rc = read_file(&data, path, err);
+	if (!rc)
+		rc = import_data(out, fmt, data.ptr, data.len,
+				 path, err);
+	buf_release(&data);
+	return rc;
+}
+
+struct import_rec *import_add(struct import_set *s, const char *metric,
+			      double value, const char *unit)
+{
+	struct import_rec *r;
+
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->recs = xrealloc(s->recs, s->alloc * sizeof(*s->recs));
+	}
+	r = &s->recs[s->nr++];
+	memset(r, 0, sizeof(*r));
+	r->metric = xstrdup(metric);
+	r->value = value;
+	r->unit = unit ? xstrdup(unit) : NULL;
+	r->stat = xstrdup("value");
+	return r;
+}
+
+void import_rec_config(struct import_rec *r, const char *key,
+		       const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	buf_addf(&b, "%s=", key);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	strvec_push_owned(&r->config, buf_detach(&b));
+}
+
+void import_rec_stat(struct import_rec *r, const char *stat)
+{
+	free(r->stat);
+	r->stat = xstrdup(stat);
+}
+
+void import_rec_samples(struct import_rec *r, const double *v, size_t n)
+{
+	free(r->samples);
+	r->samples = n ? xmalloc(n * sizeof(*v)) : NULL;
+	if (n)
+		memcpy(r->samples, v, n * sizeof(*v));
+	r->nsamples = n;
+}
+
+void import_set_release(struct import_set *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr; i++) {
+		struct import_rec *r = &s->recs[i];
+
+		free(r->metric);
+		free(r->unit);
+		free(r->stat);
+		free(r->samples);
+		strvec_clear(&r->config);
+	}
+	free(s->recs);
+	s->recs = NULL;
+	s->nr = s->alloc = 0;
+	s->format = NULL;
+}
+
+int import_number(double *out, const char *s, size_t len)
+{
+	char tmp[128];
+	size_t i, n = 0;
+	char *end;
+	double v;
+
+	while (len && (*s == ' ' || *s == '\t' || *s == '"')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+		       s[len - 1] == '"' || s[len - 1] == '\r'))
+		len--;
+	if (!len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] == ',')
+			continue;
+		if (n + 1 >= sizeof(tmp))
+			return -1;
+		tmp[n++] = s[i];
+	}
+	tmp[n] = '\0';
+	/* strtod would take "nan", "inf" and hex: tools print none of those
+	 * as a measured value */
+	for (i = 0; i < n; i++)
+		if (!strchr("0123456789+-.eE", tmp[i]))
+			return -1;
+	errno = 0;
+	v = strtod(tmp, &end);
+	if (end == tmp || *end || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
