@@ -2,7 +2,7 @@
  * order-statistic confidence intervals, the exact Mann-Whitney U test, the
  * Hodges-Lehmann confidence interval of a ratio, and Theil-Sen fits for
  * iteration sweeps. Methods and defaults follow benchstat (see
- * docs/measurement.md §3 and the comments in stats.c). Pure functions: no
+ * the shared reference measurement.md §3 and the comments in stats.c). Pure functions: no
  * I/O, no allocation the caller must free. */
 #ifndef GCAMP_STATS_H
 #define GCAMP_STATS_H
