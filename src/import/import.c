@@ -54,8 +54,7 @@ static const char *display_name(const char *path)
 	return strcmp(path, "-") ? path : "stdin";
 }
 
-static int read_fd(struct buf *out, int fd, const char *path,
-		   struct error *err)
+static int read_fd(struct buf *out, int fd, const char *path, struct error *err)
 {
 	char chunk[65536];
 	ssize_t n;
@@ -72,10 +71,10 @@ static int read_fd(struct buf *out, int fd, const char *path,
 					 display_name(path), strerror(errno));
 		}
 		if (out->len + (size_t)n > IMPORT_MAX_BYTES)
-			return error_set(err, GCAMP_EFATAL,
-					 "cannot read '%s': larger than %zu MiB",
-					 display_name(path),
-					 IMPORT_MAX_BYTES >> 20);
+			return error_set(
+				err, GCAMP_EFATAL,
+				"cannot read '%s': larger than %zu MiB",
+				display_name(path), IMPORT_MAX_BYTES >> 20);
 		buf_add(out, chunk, (size_t)n);
 	}
 }
@@ -166,8 +165,8 @@ static int import_dir(struct import_set *out, const struct import_format *fmt,
 		buf_reset(&data);
 		rc = read_file(&data, file, err);
 		if (!rc)
-			rc = import_data(out, fmt, data.ptr,
-					 data.len, file, err);
+			rc = import_data(out, fmt, data.ptr, data.len, file,
+					 err);
 		free(file);
 		if (rc < 0)
 			goto out;
@@ -189,8 +188,7 @@ int import_path(struct import_set *out, const struct import_format *fmt,
 		return import_dir(out, fmt, path, err);
 	rc = read_file(&data, path, err);
 	if (!rc)
-		rc = import_data(out, fmt, data.ptr, data.len,
-				 path, err);
+		rc = import_data(out, fmt, data.ptr, data.len, path, err);
 	buf_release(&data);
 	return rc;
 }
@@ -213,8 +211,8 @@ struct import_rec *import_add(struct import_set *s, const char *metric,
 	return r;
 }
 
-void import_rec_config(struct import_rec *r, const char *key,
-		       const char *fmt, ...)
+void import_rec_config(struct import_rec *r, const char *key, const char *fmt,
+		       ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;

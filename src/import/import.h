@@ -20,12 +20,12 @@ enum {
 /* One number read from a tool's output: one metric of one kernel launch,
  * one benchmark, one test class, one method's sample share. */
 struct import_rec {
-	char *metric;	  /* e.g. "gpu__time_duration", "tests.failed" */
-	double value;	  /* in unit, already normalised (ns, hz, B, ...) */
-	char *unit;	  /* NULL when unitless (counts, shares) */
-	int better;	  /* IMPORT_BETTER_* */
-	char *stat;	  /* "value", "median", "mean", "count", "share" */
-	double *samples;  /* NULL when the tool gave no samples */
+	char *metric;	 /* e.g. "gpu__time_duration", "tests.failed" */
+	double value;	 /* in unit, already normalised (ns, hz, B, ...) */
+	char *unit;	 /* NULL when unitless (counts, shares) */
+	int better;	 /* IMPORT_BETTER_* */
+	char *stat;	 /* "value", "median", "mean", "count", "share" */
+	double *samples; /* NULL when the tool gave no samples */
 	size_t nsamples;
 	struct strvec config; /* "key=value": what was measured (kernel=vadd,
 			       * launch=0, class=..., command=...) */
@@ -88,9 +88,8 @@ struct import_rec *import_add(struct import_set *s, const char *metric,
 			      double value, const char *unit);
 
 /* Adds "key=value" to r's config; value is printf-formatted. */
-void import_rec_config(struct import_rec *r, const char *key,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void import_rec_config(struct import_rec *r, const char *key, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
 
 /* Sets r's stat (copied). */
 void import_rec_stat(struct import_rec *r, const char *stat);
