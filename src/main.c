@@ -24,6 +24,7 @@ struct command {
 static const struct command commands[] = {
 	{"config", cmd_config, "read and write the campaign's settings"},
 	{"init", cmd_init, "start a campaign in this repository"},
+	{"stash", cmd_stash, "named stashes: save, apply, drop, recover"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
 };

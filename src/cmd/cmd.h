@@ -10,7 +10,22 @@
 
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
+int cmd_stash(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
+
+/* One subcommand of a command with several ("stash save", "stack new"). */
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+};
+
+/* Runs the subcommand argv[1] names with argv + 1 (so its argv[0] is its
+ * name). No subcommand runs def (NULL: a usage error); "-h" and "--help"
+ * show the command's usage (every subcommand's synopsis) or manual; an
+ * unknown name is a usage error with the closest names suggested. */
+int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
+		   const struct subcommand *subs, const char *const *usage,
+		   const char *def);
 
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit
  * status. */

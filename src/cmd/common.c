@@ -1,8 +1,11 @@
 /* What the commands share. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/options.h"
+#include "util/suggest.h"
 
 int cmd_fail(struct ctx *ctx)
 {
@@ -23,4 +26,39 @@ void cmd_print_json(cJSON *j)
 	}
 	free(s);
 	cJSON_Delete(j);
+}
+
+int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
+		   const struct subcommand *subs, const char *const *usage,
+		   const char *def)
+{
+	const char *names[32], *best[3], *name = argc > 1 ? argv[1] : def;
+	size_t n, i;
+	int k;
+
+	if (name && (!strcmp(name, "-h") || !strcmp(name, "--help"))) {
+		k = parse_options(argc, argv, NULL, usage);
+		return parse_options_status(k);
+	}
+	if (!name)
+		return usage_error(usage, NULL, "no subcommand given");
+	for (n = 0; subs[n].name && n < 32; n++) {
+		names[n] = subs[n].name;
+		if (!strcmp(subs[n].name, name)) {
+			const char *only[2] = {def, NULL};
+
+			if (argc > 1)
+				return subs[n].fn(argc - 1, argv + 1, ctx);
+			return subs[n].fn(1, only, ctx);
+		}
+	}
+	k = (int)suggest_closest(best, 3, name, names, n);
+	fprintf(stderr, "error: '%s' is not a subcommand of '%s'", name,
+		argv[0]);
+	for (i = 0; i < (size_t)k; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
+			best[i]);
+	fputs(k ? "?\n" : "\n", stderr);
+	usage_print(usage, NULL, 1);
+	return 129;
 }

@@ -1,0 +1,84 @@
+/* Named stashes: stash commits shaped as `git stash` makes them, kept under
+ * refs/campaign/stash/<name> instead of the refs/stash stack, so that no
+ * index can be mistaken for another and plain `git stash` entries are never
+ * touched. Every save and drop is also logged in the reflog of
+ * refs/campaign/stash-log, which keeps dropped stashes recoverable. */
+#ifndef GCAMP_STASH_H
+#define GCAMP_STASH_H
+
+#include <git2.h>
+
+#include "core/ctx.h"
+#include "util/buf.h"
+#include "util/strvec.h"
+
+#define STASH_REF_PREFIX "refs/campaign/stash/"
+#define STASH_LOG_REF "refs/campaign/stash-log"
+
+enum {
+	STASH_INCLUDE_UNTRACKED = 1 << 0, /* save untracked files too */
+	STASH_KEEP_INDEX = 1 << 1, /* leave the staged changes in place */
+};
+
+/* One stash commit, named or found unreachable. */
+struct stash_info {
+	char *name;	   /* NULL for an unnamed (recovered) stash */
+	git_oid id;	   /* the stash commit ("WIP on ..." or "On ...") */
+	char *branch;	   /* the branch it was made on, from its message */
+	char *message;	   /* the commit message's first line */
+	git_time_t when;   /* committer time */
+	int has_untracked; /* a third parent holds untracked files */
+};
+
+/* Saves the working tree and index changes as stash NAME and resets them
+ * as `git stash push` does (HEAD, or the index with STASH_KEEP_INDEX;
+ * stashed untracked files are removed). The ref is written before anything
+ * in the working tree changes. msg may be NULL. Refuses (GCAMP_EEXISTS) an
+ * existing name, GCAMP_EREFUSED when there is nothing to save, conflicts
+ * in the index or an unborn branch. *out (may be NULL) gets the stash. */
+int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
+	       unsigned flags);
+
+/* Every named stash, sorted by name. The caller frees with
+ * stash_infos_free. */
+int stash_list(struct stash_info **out, size_t *out_n, struct ctx *ctx);
+
+/* The stash called name; GCAMP_ENOTFOUND with a hint when there is none.
+ * The caller releases *out with stash_info_release. */
+int stash_lookup(struct stash_info *out, struct ctx *ctx, const char *name);
+
+/* Applies stash NAME onto the working tree (a three-way merge of its
+ * changes with the index) and restores its untracked files. Nothing is
+ * written when a local change or an existing file would be overwritten
+ * (GCAMP_EREFUSED, paths named). When the merge conflicts, the files get
+ * conflict markers, the paths go to *conflicts and GCAMP_EREFUSED is
+ * returned; the stash always stays. With pop, the stash is dropped after
+ * a clean apply only. */
+int stash_apply(struct ctx *ctx, const char *name, int pop,
+		struct strvec *conflicts);
+
+/* The changes stash NAME holds against the commit it was made on: a
+ * diffstat, or with patch the whole patch; then its untracked files, one
+ * "untracked: PATH" line each. Appended to out. */
+int stash_diff(struct buf *out, struct ctx *ctx, const char *name, int patch);
+
+/* Deletes stash NAME only while it still points at expect (a full or
+ * abbreviated id; NULL: wherever it points now), as a compare-and-swap.
+ * The commit stays in the stash-log reflog. *out (may be NULL) gets the
+ * dropped id. */
+int stash_drop(git_oid *out, struct ctx *ctx, const char *name,
+	       const char *expect);
+
+/* Stash-shaped commits (ours and plain `git stash` ones) that no ref
+ * reaches, newest first. The caller frees with stash_infos_free. */
+int stash_find_lost(struct stash_info **out, size_t *out_n, struct ctx *ctx);
+
+/* Names the stash commit rev (a full or abbreviated id) as stash NAME. It
+ * must be stash-shaped; an existing name is refused. */
+int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
+		     const char *name);
+
+void stash_info_release(struct stash_info *s);
+void stash_infos_free(struct stash_info *s, size_t n);
+
+#endif

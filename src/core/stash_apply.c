@@ -1,0 +1,359 @@
+/* Applying a named stash: a three-way merge of the stash's changes into the
+ * index's tree, written to the working tree only after every path it
+ * touches was checked to hold no local change, then its untracked files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/stash.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+/* Adds to at_risk every path the merge would write over a local change:
+ * a file whose working copy differs from the index, or an untracked file
+ * where the merge puts one. */
+static int find_at_risk(struct strvec *at_risk, git_repository *repo,
+			git_tree *ours, git_index *merged)
+{
+	git_diff *diff = NULL;
+	size_t i, n;
+	int rc;
+
+	if ((rc = git_diff_tree_to_index(&diff, repo, ours, merged, NULL)) < 0)
+		return rc;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		unsigned int flags = 0;
+
+		if (git_status_file(&flags, repo, d->new_file.path) < 0)
+			continue; /* e.g. a path that is a folder now */
+		if (flags & (GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
+			     GIT_STATUS_WT_TYPECHANGE | GIT_STATUS_WT_NEW))
+			strvec_push(at_risk, d->new_file.path);
+	}
+	git_diff_free(diff);
+	return 0;
+}
+
+/* Paths of the untracked-files tree that exist in the working tree */
+static int find_existing(struct strvec *exist, git_repository *repo,
+			 git_tree *untracked)
+{
+	git_index *idx = NULL;
+	struct stat st;
+	size_t i, n;
+	int rc;
+
+	if ((rc = git_index_new(&idx)) < 0 ||
+	    (rc = git_index_read_tree(idx, untracked)) < 0)
+		goto out;
+	n = git_index_entrycount(idx);
+	for (i = 0; i < n; i++) {
+		const char *path = git_index_get_byindex(idx, i)->path;
+		char *full =
+			xasprintf("%s%s", git_repository_workdir(repo), path);
+
+		if (!lstat(full, &st))
+			strvec_push(exist, path);
+		free(full);
+	}
+out:
+	git_index_free(idx);
+	return rc;
+}
+
+static int refuse_paths(struct ctx *ctx, const struct strvec *paths,
+			const char *name, const char *why)
+{
+	struct buf list = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < paths->nr && i < 5; i++)
+		buf_addf(&list, "%s'%s'", i ? ", " : "", paths->v[i]);
+	if (paths->nr > 5)
+		buf_addf(&list, " and %zu more", paths->nr - 5);
+	error_set(&ctx->err, GCAMP_EREFUSED,
+		  "cannot apply stash '%s': it would overwrite %s %s", name,
+		  why, list.ptr);
+	error_hint(&ctx->err, "commit or stash those changes first; nothing "
+			      "was changed and the stash is kept");
+	buf_release(&list);
+	return GCAMP_EREFUSED;
+}
+
+/* Writes the untracked files of the stash: checked out against an empty
+ * baseline, so nothing else in the working tree is touched */
+static int restore_untracked(git_repository *repo, git_tree *untracked)
+{
+	git_checkout_options co;
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL;
+	git_oid empty_id;
+	int rc;
+
+	if ((rc = git_treebuilder_new(&tb, repo, NULL)) < 0 ||
+	    (rc = git_treebuilder_write(&empty_id, tb)) < 0 ||
+	    (rc = git_tree_lookup(&empty, repo, &empty_id)) < 0)
+		goto out;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy =
+		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
+	co.baseline = empty;
+	rc = git_checkout_tree(repo, (git_object *)untracked, &co);
+out:
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return rc;
+}
+
+/* Stages the paths the stash added, as `git stash apply` does, so that a
+ * new file does not come back as an untracked one */
+static int stage_added(git_repository *repo, git_index *index, git_tree *ours,
+		       git_index *merged)
+{
+	git_diff *diff = NULL;
+	size_t i, n;
+	int rc, added = 0;
+
+	if ((rc = git_diff_tree_to_index(&diff, repo, ours, merged, NULL)) < 0)
+		return rc;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n && !rc; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->status == GIT_DELTA_ADDED) {
+			rc = git_index_add_bypath(index, d->new_file.path);
+			added = 1;
+		}
+	}
+	git_diff_free(diff);
+	if (!rc && added)
+		rc = git_index_write(index);
+	return rc;
+}
+
+/* Makes dst hold what src holds, conflicts included */
+static int copy_index(git_index *dst, git_index *src)
+{
+	git_index_conflict_iterator *it = NULL;
+	const git_index_entry *anc, *our, *their;
+	size_t i, n = git_index_entrycount(src);
+	int rc;
+
+	if ((rc = git_index_clear(dst)) < 0)
+		return rc;
+	for (i = 0; i < n && !rc; i++) {
+		const git_index_entry *e = git_index_get_byindex(src, i);
+
+		if (!git_index_entry_stage(e))
+			rc = git_index_add(dst, e);
+	}
+	if (rc || (rc = git_index_conflict_iterator_new(&it, src)) < 0)
+		return rc;
+	while (!rc && !git_index_conflict_next(&anc, &our, &their, it))
+		rc = git_index_conflict_add(dst, anc, our, their);
+	git_index_conflict_iterator_free(it);
+	return rc;
+}
+
+static void list_conflicts(struct strvec *out, git_index *merged)
+{
+	git_index_conflict_iterator *it = NULL;
+	const git_index_entry *anc, *our, *their;
+
+	if (git_index_conflict_iterator_new(&it, merged) < 0)
+		return;
+	while (!git_index_conflict_next(&anc, &our, &their, it))
+		strvec_push(out, our	 ? our->path
+				 : their ? their->path
+					 : anc->path);
+	git_index_conflict_iterator_free(it);
+}
+
+int stash_apply(struct ctx *ctx, const char *name, int pop,
+		struct strvec *conflicts)
+{
+	git_repository *repo;
+	git_commit *stash = NULL, *base = NULL, *u = NULL;
+	git_tree *base_tree = NULL, *w_tree = NULL, *ours = NULL;
+	git_tree *u_tree = NULL;
+	git_index *index = NULL, *merged = NULL;
+	git_merge_options mo;
+	git_checkout_options co;
+	struct strvec risk = STRVEC_INIT;
+	struct stash_info info;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid ours_id;
+	int rc;
+
+	if ((rc = stash_lookup(&info, ctx, name)) < 0)
+		return rc;
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		goto out;
+	if ((rc = git_commit_lookup(&stash, repo, &info.id)) < 0 ||
+	    (rc = git_commit_parent(&base, stash, 0)) < 0 ||
+	    (rc = git_commit_tree(&base_tree, base)) < 0 ||
+	    (rc = git_commit_tree(&w_tree, stash)) < 0 ||
+	    (info.has_untracked &&
+	     ((rc = git_commit_parent(&u, stash, 2)) < 0 ||
+	      (rc = git_commit_tree(&u_tree, u)) < 0)) ||
+	    (rc = git_repository_index(&index, repo)) < 0)
+		goto git_fail;
+	if (git_index_has_conflicts(index)) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "cannot apply stash '%s': the index has "
+			       "unmerged paths",
+			       name);
+		goto out;
+	}
+	git_merge_options_init(&mo, GIT_MERGE_OPTIONS_VERSION);
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	if ((rc = git_index_write_tree(&ours_id, index)) < 0 ||
+	    (rc = git_tree_lookup(&ours, repo, &ours_id)) < 0 ||
+	    (rc = git_merge_trees(&merged, repo, base_tree, ours, w_tree,
+				  &mo)) < 0 ||
+	    (rc = find_at_risk(&risk, repo, ours, merged)) < 0)
+		goto git_fail;
+	if (risk.nr) {
+		rc = refuse_paths(ctx, &risk, name, "local changes to");
+		goto out;
+	}
+	if (u_tree) {
+		if ((rc = find_existing(&risk, repo, u_tree)) < 0)
+			goto git_fail;
+		if (risk.nr) {
+			rc = refuse_paths(ctx, &risk, name, "untracked files");
+			goto out;
+		}
+	}
+
+	/* every path written below was checked: nothing local is lost */
+	co.checkout_strategy = GIT_CHECKOUT_SAFE |
+			       GIT_CHECKOUT_ALLOW_CONFLICTS |
+			       GIT_CHECKOUT_DONT_UPDATE_INDEX;
+	co.baseline = ours;
+	co.our_label = "Updated upstream";
+	co.their_label = "Stashed changes";
+	if ((rc = git_checkout_index(repo, merged, &co)) < 0 ||
+	    (u_tree && (rc = restore_untracked(repo, u_tree)) < 0))
+		goto git_fail;
+	if (git_index_has_conflicts(merged)) {
+		/* as git does: the index records the conflicts */
+		list_conflicts(conflicts, merged);
+		if ((rc = copy_index(index, merged)) < 0 ||
+		    (rc = git_index_write(index)) < 0)
+			goto git_fail;
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "stash '%s' applied with conflicts in %zu "
+			       "file%s; the stash is kept",
+			       name, conflicts->nr,
+			       conflicts->nr == 1 ? "" : "s");
+		error_hint(&ctx->err,
+			   "resolve them, 'git add' the files, "
+			   "then 'git campaign stash drop %s'",
+			   name);
+		goto out;
+	}
+	if ((rc = stage_added(repo, index, ours, merged)) < 0)
+		goto git_fail;
+	if (pop) {
+		git_oid_tostr(hex, sizeof(hex), &info.id);
+		rc = stash_drop(NULL, ctx, name, hex);
+	}
+	goto out;
+git_fail:
+	rc = error_git(&ctx->err, rc, "cannot apply stash '%s'", name);
+out:
+	strvec_clear(&risk);
+	git_index_free(merged);
+	git_index_free(index);
+	git_tree_free(u_tree);
+	git_tree_free(ours);
+	git_tree_free(w_tree);
+	git_tree_free(base_tree);
+	git_commit_free(u);
+	git_commit_free(base);
+	git_commit_free(stash);
+	stash_info_release(&info);
+	return rc;
+}
+
+static int print_line(const git_diff_delta *d, const git_diff_hunk *h,
+		      const git_diff_line *l, void *payload)
+{
+	struct buf *out = payload;
+
+	(void)d;
+	(void)h;
+	if (l->origin == GIT_DIFF_LINE_CONTEXT ||
+	    l->origin == GIT_DIFF_LINE_ADDITION ||
+	    l->origin == GIT_DIFF_LINE_DELETION)
+		buf_putc(out, l->origin);
+	buf_add(out, l->content, l->content_len);
+	return 0;
+}
+
+int stash_diff(struct buf *out, struct ctx *ctx, const char *name, int patch)
+{
+	git_repository *repo;
+	git_commit *stash = NULL, *base = NULL, *u = NULL;
+	git_tree *base_tree = NULL, *w_tree = NULL, *u_tree = NULL;
+	git_diff *diff = NULL;
+	git_diff_stats *stats = NULL;
+	git_buf text = GIT_BUF_INIT;
+	git_index *idx = NULL;
+	struct stash_info info;
+	size_t i;
+	int rc;
+
+	if ((rc = stash_lookup(&info, ctx, name)) < 0)
+		return rc;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		goto out;
+	if ((rc = git_commit_lookup(&stash, repo, &info.id)) < 0 ||
+	    (rc = git_commit_parent(&base, stash, 0)) < 0 ||
+	    (rc = git_commit_tree(&base_tree, base)) < 0 ||
+	    (rc = git_commit_tree(&w_tree, stash)) < 0 ||
+	    (rc = git_diff_tree_to_tree(&diff, repo, base_tree, w_tree, NULL)) <
+		    0)
+		goto git_fail;
+	if (patch) {
+		rc = git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line,
+				    out);
+	} else if (!(rc = git_diff_get_stats(&stats, diff)) &&
+		   !(rc = git_diff_stats_to_buf(&text, stats,
+						GIT_DIFF_STATS_FULL, 80))) {
+		buf_add(out, text.ptr, text.size);
+	}
+	if (rc < 0)
+		goto git_fail;
+	if (info.has_untracked) {
+		if ((rc = git_commit_parent(&u, stash, 2)) < 0 ||
+		    (rc = git_commit_tree(&u_tree, u)) < 0 ||
+		    (rc = git_index_new(&idx)) < 0 ||
+		    (rc = git_index_read_tree(idx, u_tree)) < 0)
+			goto git_fail;
+		for (i = 0; i < git_index_entrycount(idx); i++)
+			buf_addf(out, "untracked: %s\n",
+				 git_index_get_byindex(idx, i)->path);
+	}
+	goto out;
+git_fail:
+	rc = error_git(&ctx->err, rc, "cannot show stash '%s'", name);
+out:
+	git_index_free(idx);
+	git_buf_dispose(&text);
+	git_diff_stats_free(stats);
+	git_diff_free(diff);
+	git_tree_free(u_tree);
+	git_tree_free(w_tree);
+	git_tree_free(base_tree);
+	git_commit_free(u);
+	git_commit_free(base);
+	git_commit_free(stash);
+	stash_info_release(&info);
+	return rc;
+}
