@@ -42,7 +42,7 @@ int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 	}
 	if (!name)
 		return usage_error(usage, NULL, "no subcommand given");
-	for (n = 0; subs[n].name && n < 32; n++) {
+	for (n = 0; n < 32 && subs[n].name; n++) {
 		names[n] = subs[n].name;
 		if (!strcmp(subs[n].name, name)) {
 			const char *only[2] = {def, NULL};
