@@ -22,6 +22,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"ab", cmd_ab, "same-build A/B runs with controls and verdicts"},
 	{"config", cmd_config, "read and write the campaign's settings"},
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"stash", cmd_stash, "named stashes: save, apply, drop, recover"},

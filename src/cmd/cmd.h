@@ -8,6 +8,7 @@
 
 #include "core/ctx.h"
 
+int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);

@@ -1,0 +1,364 @@
+/* git campaign ab: a same-build A/B run with controls, an iteration sweep
+ * and verdicts a reviewer can trust. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/ab.h"
+#include "core/journal.h"
+#include "util/options.h"
+#include "util/xalloc.h"
+
+static const char *const ab_usage[] = {
+	"git campaign ab --build CMD --run CMD [--control CMD]... [-n N] "
+	"[--warmup K] [--iters LIST] [--metric SPEC] [--mode worktree|stash] "
+	"[--base REV] [--order abba|random|blocked] [--min-effect PCT] "
+	"[--control-tolerance PCT] [--require-flag STR]... [--config K=V]... "
+	"[--seed N] [--json]",
+	"git campaign ab --continue",
+	"git campaign ab --abort",
+	NULL,
+};
+
+static int parse_pct(double *out, const char *s, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (end == s || *end || errno || !(v >= 0) || v > 100)
+		return usage_error(ab_usage, NULL,
+				   "%s '%s' is not a percentage", what, s);
+	*out = v / 100;
+	return 0;
+}
+
+static int parse_iters(long **out, size_t *n, const char *s)
+{
+	const char *p = s;
+	char *end;
+	long v;
+
+	*out = NULL;
+	*n = 0;
+	while (*p) {
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || (*end && *end != ',')) {
+			free(*out);
+			*out = NULL;
+			return usage_error(ab_usage, NULL,
+					   "--iters '%s' is not a list of "
+					   "counts like 64,512,4096",
+					   s);
+		}
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The honest-number rules: every --require-flag (and campaign.requireFlag)
+ * in every command that is measured; no campaign.forbidFlag unless the run
+ * is labelled with the profiler on */
+static int check_flags(struct ctx *ctx, const struct ab_opts *o,
+		       const struct strvec *required,
+		       const struct strvec *config)
+{
+	struct strvec req = STRVEC_INIT, forbid = STRVEC_INIT;
+	struct gitcfg *cfg;
+	size_t i, k, w;
+	int profiler_on = 0, rc = 0;
+
+	for (i = 0; i < config->nr; i++)
+		profiler_on |= !strcmp(config->v[i], "profiler=on");
+	for (i = 0; i < required->nr; i++)
+		strvec_push(&req, required->v[i]);
+	if (ctx_config(&cfg, ctx) == 0) {
+		gitcfg_get_all(&req, cfg, "campaign.requireFlag", &ctx->err);
+		gitcfg_get_all(&forbid, cfg, "campaign.forbidFlag", &ctx->err);
+	}
+	error_clear(&ctx->err);
+	for (w = 0; w <= o->ncontrols && !rc; w++) {
+		const char *cmd = w ? o->controls[w - 1] : o->run;
+
+		for (k = 0; k < req.nr && !rc; k++)
+			if (!strstr(cmd, req.v[k])) {
+				rc = error_set(&ctx->err, GCAMP_EREFUSED,
+					       "'%s' lacks the required flag "
+					       "'%s'",
+					       cmd, req.v[k]);
+				error_hint(&ctx->err,
+					   "numbers without it are not the "
+					   "numbers this campaign compares");
+			}
+		for (k = 0; k < forbid.nr && !rc && !profiler_on; k++)
+			if (strstr(cmd, forbid.v[k])) {
+				rc = error_set(&ctx->err, GCAMP_EREFUSED,
+					       "'%s' holds the forbidden flag "
+					       "'%s'",
+					       cmd, forbid.v[k]);
+				error_hint(&ctx->err,
+					   "it perturbs the workload; label "
+					   "such a run --config profiler=on");
+			}
+	}
+	strvec_clear(&req);
+	strvec_clear(&forbid);
+	return rc;
+}
+
+static void progress(void *data, char arm, long i, long n, const char *workload,
+		     double median)
+{
+	(void)data;
+	if (isnan(median))
+		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s", arm, i, n,
+			workload);
+	else
+		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s  median %.4g", arm, i,
+			n, workload, median);
+	if (i == n)
+		fputs("\r\033[K", stderr);
+}
+
+static char *argv_json(int argc, const char **argv)
+{
+	cJSON *a = cJSON_CreateArray();
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(argv[i]));
+	s = cJSON_PrintUnformatted(a);
+	cJSON_Delete(a);
+	return s;
+}
+
+static int abort_cmd(struct ctx *ctx)
+{
+	long long id;
+
+	if (ab_abort(&id, ctx) < 0)
+		return cmd_fail(ctx);
+	printf("aborted A/B #%lld; the working tree is as before it\n", id);
+	return 0;
+}
+
+/* --continue: an interrupted A/B's numbers are not kept (the machine and
+ * the tree may have changed under them): put everything back, then run the
+ * journalled command again from the start */
+static int continue_cmd(struct ctx *ctx)
+{
+	struct journal_op *ops = NULL;
+	struct journal_step *steps = NULL;
+	const char **args = NULL;
+	struct db *db;
+	cJSON *a = NULL, *e;
+	size_t n = 0, ns = 0, i;
+	long long id;
+	int argc = 0, rc = 128;
+
+	if (ctx_db(&db, ctx, 0) < 0 ||
+	    journal_unfinished(&ops, &n, db, &ctx->err) < 0)
+		return cmd_fail(ctx);
+	for (i = n; i-- > 0;)
+		if (!strcmp(ops[i].kind, "ab"))
+			break;
+	if (i == (size_t)-1) {
+		error_set(&ctx->err, GCAMP_ENOTFOUND,
+			  "no unfinished A/B to continue");
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (journal_read(&steps, &ns, db, ops[i].id, &ctx->err) < 0 || !ns ||
+	    strcmp(steps[0].step, "start") ||
+	    !(a = cJSON_Parse(steps[0].data)) || !cJSON_IsArray(a)) {
+		error_set(&ctx->err, GCAMP_EFATAL,
+			  "A/B #%lld has no recorded command to run again",
+			  ops[i].id);
+		error_hint(&ctx->err, "'git campaign ab --abort' puts the "
+				      "working tree back");
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (ab_abort(&id, ctx) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	fprintf(stderr, "A/B #%lld put back; running it again\n", id);
+	args = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*args));
+	cJSON_ArrayForEach(e, a) if (cJSON_IsString(e)) args[argc++] =
+		e->valuestring;
+	rc = cmd_ab(argc, args, ctx);
+out:
+	free(args);
+	cJSON_Delete(a);
+	journal_steps_free(steps, ns);
+	journal_ops_free(ops, n);
+	return rc;
+}
+
+int cmd_ab(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *build = NULL, *run = NULL, *iters = NULL, *metric = NULL;
+	const char *mode = "worktree", *order = "abba", *base = NULL;
+	const char *min_effect = "2", *tolerance = "2";
+	struct strvec controls = STRVEC_INIT, required = STRVEC_INIT;
+	struct strvec config = STRVEC_INIT;
+	struct ab_opts o;
+	struct ab_result res;
+	struct buf table = BUF_INIT;
+	long n = 10, warmup = 1, seed = 1, *iter_list = NULL;
+	int json = 0, cont = 0, abort_ = 0, rc;
+	const struct option opts[] = {
+		OPT_STRING(0, "build", &build, "CMD",
+			   "build command, run in each arm's tree"),
+		OPT_STRING(0, "run", &run, "CMD",
+			   "the workload; {iters} takes each --iters count"),
+		OPT_LIST(0, "control", &controls, "CMD",
+			 "a workload that must not move (repeatable)"),
+		OPT_INT('n', NULL, &n, "N", "measured runs per arm (10)"),
+		OPT_INT(0, "warmup", &warmup, "K",
+			"runs discarded per arm first (1)"),
+		OPT_STRING(0, "iters", &iters, "LIST",
+			   "iteration counts of a sweep, e.g. 64,512,4096"),
+		OPT_STRING(0, "metric", &metric, "SPEC",
+			   "wall, user, sys, maxrss or re:REGEX[;unit=U]"
+			   "[;better=higher]"),
+		OPT_STRING(0, "mode", &mode, "MODE",
+			   "worktree (default) or stash"),
+		OPT_STRING(0, "base", &base, "REV", "A's commit (HEAD)"),
+		OPT_STRING(0, "order", &order, "ORDER",
+			   "abba (default), random or blocked"),
+		OPT_STRING(0, "min-effect", &min_effect, "PCT",
+			   "smallest change called a verdict (2)"),
+		OPT_STRING(0, "control-tolerance", &tolerance, "PCT",
+			   "how far a control may move (2)"),
+		OPT_LIST(0, "require-flag", &required, "STR",
+			 "refuse commands without STR (repeatable)"),
+		OPT_LIST(0, "config", &config, "K=V",
+			 "label the run (repeatable)"),
+		OPT_INT(0, "seed", &seed, "N", "seed of the random order (1)"),
+		OPT_BOOL(0, "json", &json, "print the result as JSON"),
+		OPT_BOOL(0, "continue", &cont,
+			 "put back an interrupted A/B and run it again"),
+		OPT_BOOL(0, "abort", &abort_,
+			 "put back an interrupted A/B and forget it"),
+		OPT_END(),
+	};
+	/* journalled before parse_options reorders argv */
+	char *args_json = argv_json(argc, argv);
+	int k = parse_options(argc, argv, opts, ab_usage);
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	if (k < 0) {
+		rc = parse_options_status(k);
+		goto out;
+	}
+	if (k) {
+		rc = usage_error(ab_usage, opts, "unexpected argument '%s'",
+				 argv[0]);
+		goto out;
+	}
+	if (cont || abort_) {
+		rc = cont && abort_ ? usage_error(ab_usage, opts,
+						  "--continue or --abort, "
+						  "not both")
+		     : cont	    ? continue_cmd(ctx)
+				    : abort_cmd(ctx);
+		goto out;
+	}
+	rc = 129;
+	if (!build || !run) {
+		usage_error(ab_usage, opts, "%s is missing",
+			    !build ? "--build" : "--run");
+		goto out;
+	}
+	if (n < 1 || n > 100000 || warmup < 0 || warmup > 100000) {
+		usage_error(ab_usage, opts,
+			    "-n must be 1 or more and "
+			    "--warmup 0 or more");
+		goto out;
+	}
+	for (i = 0; !iters && i <= controls.nr; i++)
+		if (strstr(i ? controls.v[i - 1] : run, "{iters}")) {
+			usage_error(ab_usage, opts,
+				    "{iters} in '%s' needs --iters",
+				    i ? controls.v[i - 1] : run);
+			goto out;
+		}
+	o.build = build;
+	o.run = run;
+	o.controls = (const char *const *)controls.v;
+	o.ncontrols = controls.nr;
+	o.n = n;
+	o.warmup = warmup;
+	o.base = base;
+	o.seed = (unsigned)seed;
+	if (!strcmp(mode, "worktree")) {
+		o.mode = AB_MODE_WORKTREE;
+	} else if (!strcmp(mode, "stash")) {
+		o.mode = AB_MODE_STASH;
+	} else {
+		usage_error(ab_usage, opts, "--mode '%s': worktree or stash",
+			    mode);
+		goto out;
+	}
+	if (!strcmp(order, "abba")) {
+		o.order = AB_ORDER_ABBA;
+	} else if (!strcmp(order, "random")) {
+		o.order = AB_ORDER_RANDOM;
+	} else if (!strcmp(order, "blocked")) {
+		o.order = AB_ORDER_BLOCKED;
+	} else {
+		usage_error(ab_usage, opts,
+			    "--order '%s': abba, random or blocked", order);
+		goto out;
+	}
+	if (parse_pct(&o.min_effect, min_effect, "--min-effect") ||
+	    parse_pct(&o.control_tol, tolerance, "--control-tolerance") ||
+	    (iters && parse_iters(&iter_list, &o.niters, iters)))
+		goto out;
+	o.iters = iter_list;
+	if (ab_metric_parse(&o.metric, metric, &ctx->err) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (check_flags(ctx, &o, &required, &config) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	o.argv_json = args_json;
+	if (ab_run(&res, ctx, &o, isatty(2) ? progress : NULL, NULL) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (json) {
+		cmd_print_json(ab_result_json(&res));
+	} else {
+		ab_render_markdown(&table, &res);
+		fputs(table.ptr, stdout);
+	}
+	rc = res.invalid ? 1 : 0;
+out:
+	ab_result_release(&res);
+	ab_metric_release(&o.metric);
+	buf_release(&table);
+	free(iter_list);
+	free(args_json);
+	strvec_clear(&controls);
+	strvec_clear(&required);
+	strvec_clear(&config);
+	return rc;
+}

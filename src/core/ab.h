@@ -1,0 +1,154 @@
+/* Same-build A/B runs: build a baseline (A) and the change (B), run both
+ * with interleaved order, controls in the same schedule, and judge the
+ * difference with the statistics of src/core/stats.c. Nothing is lost: the
+ * change is kept under a named stash or never moved at all, and every step
+ * is journalled so that --abort puts everything back after a crash. */
+#ifndef GCAMP_AB_H
+#define GCAMP_AB_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "core/ctx.h"
+#include "core/stats.h"
+#include "util/buf.h"
+#include "util/strvec.h"
+
+enum ab_mode {
+	AB_MODE_WORKTREE, /* A built in a kept worktree; runs interleaved */
+	AB_MODE_STASH,	  /* the user's procedure: stash, build A, measure,
+			   * restore, build B, measure; runs blocked */
+};
+
+enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM, AB_ORDER_BLOCKED };
+
+/* What a run's number is: its wall time, CPU time or peak memory, or a
+ * number printed in its output. */
+struct ab_metric {
+	enum {
+		AB_METRIC_WALL,
+		AB_METRIC_USER,
+		AB_METRIC_SYS,
+		AB_METRIC_RSS,
+		AB_METRIC_REGEX
+	} kind;
+	char *regex; /* AB_METRIC_REGEX: POSIX extended, one group */
+	char *name;  /* "wall", or the name given with name= */
+	char *unit;  /* "s", "KiB", or the unit given with unit= */
+	int higher_is_better;
+};
+
+/* Parses --metric: "wall" (default), "user", "sys", "maxrss", or
+ * "re:REGEX", each optionally followed by ";unit=U", ";better=higher" or
+ * ";name=N". Returns 0, or GCAMP_EUSAGE with err set. Release with
+ * ab_metric_release. */
+int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err);
+void ab_metric_release(struct ab_metric *m);
+
+struct ab_opts {
+	const char *build; /* run in each arm's tree before its runs */
+	const char *run;   /* the workload; {iters} is substituted */
+	const char *const *controls; /* workloads that must not move */
+	size_t ncontrols;
+	long n;	     /* measured runs per arm, workload and iteration count */
+	long warmup; /* runs discarded per arm before measuring */
+	const long *iters; /* the sweep; niters == 0: no sweep */
+	size_t niters;
+	struct ab_metric metric;
+	enum ab_mode mode;
+	enum ab_order order;
+	double min_effect;     /* fraction: 0.02 is 2% */
+	double control_tol;    /* fraction */
+	const char *base;      /* A's revision; NULL: HEAD */
+	unsigned seed;	       /* for AB_ORDER_RANDOM */
+	const char *argv_json; /* the command's arguments, journalled so
+				* that --continue can run it again */
+};
+
+/* One workload at one iteration count, both arms. */
+struct ab_point {
+	char *workload; /* the command as given */
+	int control;
+	long iters; /* 0 without a sweep */
+	double *a, *b;
+	size_t na, nb;
+	size_t failed_a, failed_b; /* runs that exited non-zero */
+	struct stats_summary sa, sb;
+	struct stats_compare cmp;
+	const char *verdict; /* "faster", "slower", "~", "inconclusive",
+			      * "no verdict", "failed"; controls: "moved",
+			      * "steady", "noisy", ... */
+	char why[160];	     /* why there is no verdict, "" otherwise */
+	long n_needed;	     /* runs per arm a verdict would need; 0: - */
+};
+
+/* The line fit of an iteration sweep of the main workload: Theil-Sen per
+ * arm, time = fixed + per_iter * iters, with bootstrap CIs of the
+ * differences (stats_sweep_compare). */
+struct ab_sweep {
+	int ok;
+	struct stats_sweep fit;
+	const char *words; /* "removed per-iteration work", ... */
+};
+
+struct ab_result {
+	struct ab_point *points;
+	size_t npoints;
+	int invalid;		/* a control moved */
+	struct strvec warnings; /* drift, noisy controls, blocked order */
+	struct ab_sweep sweep;
+	char a_desc[64]; /* "HEAD (1a2b3c4d5e6f)" */
+	char b_desc[64]; /* "working tree" */
+	enum ab_mode mode;
+	enum ab_order order;
+	long n, warmup;
+	char *unit;
+	char *metric;
+	int higher_is_better;
+	long long op_id; /* the journal operation */
+};
+
+/* Called before each run with the arm ('A' or 'B'), the run's number and
+ * count, the workload and the arm's running median (NaN before the first
+ * run), so that a terminal can show progress. */
+typedef void (*ab_progress_fn)(void *data, char arm, long i, long n,
+			       const char *workload, double median);
+
+/* Runs the A/B o describes and fills *out. In worktree mode A is HEAD (or
+ * o->base) built in a worktree under $GIT_COMMON_DIR/campaign/worktrees,
+ * rebuilt only when its tree or the build command changed; B is this
+ * working tree, never touched. In stash mode the working tree's changes
+ * are saved as stash ab/<op>, A is HEAD built and measured in place, then
+ * the stash is applied and dropped, B built and measured (tracked changes
+ * only, as `git stash`: new files must be added first). SIGINT and
+ * SIGTERM stop after the current command and put the working tree back.
+ * Returns 0 (the verdicts are in *out, also when a control moved), or a
+ * negative code with ctx->err set (a failed build names its arm). */
+int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
+	   ab_progress_fn progress, void *data);
+
+/* Finishes an A/B a crash left: puts the working tree back (applies and
+ * drops its stash when the working tree does not hold the change yet) and
+ * marks it aborted. *out_id gets its id. GCAMP_ENOTFOUND when none. */
+int ab_abort(long long *out_id, struct ctx *ctx);
+
+/* The result as a Markdown table ready for a PR: an INVALID line first
+ * when a control moved, the table, the sweep, warnings, n and order. */
+void ab_render_markdown(struct buf *out, const struct ab_result *r);
+
+/* The result as JSON; the caller owns it. */
+cJSON *ab_result_json(const struct ab_result *r);
+
+void ab_result_release(struct ab_result *r);
+
+/* Judges every point, marks the run invalid when a control moved, adds
+ * the drift and order warnings and, with sweep, fits the iteration sweep.
+ * ab_run calls it; exposed for the tests. */
+void ab_finish(struct ab_result *r, double min_effect, double control_tol,
+	       int sweep, unsigned seed);
+
+/* Judges one point from its samples (exposed for the tests). */
+void ab_judge(struct ab_point *p, double min_effect, double control_tol,
+	      int higher_is_better);
+
+#endif

@@ -1,0 +1,439 @@
+/* Judging and showing an A/B: verdicts by benchstat's rules plus a
+ * minimum effect, controls that invalidate the run, the iteration-sweep
+ * fit, a drift check, the Markdown table and the JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "util/xalloc.h"
+
+/* Fewer runs per arm give numbers but no verdict: below 5 an exact
+ * Mann-Whitney test cannot reach p < 0.05 with a CI (see stats.h) */
+#define AB_MIN_N 5
+
+static long runs_needed(long n, double half_width, double target)
+{
+	double k;
+
+	if (!(half_width > 0) || !(target > 0))
+		return 0;
+	/* a CI narrows as 1/sqrt(n) */
+	k = (double)n * (half_width / target) * (half_width / target);
+	return k > 1e6 ? 1000000 : (long)ceil(k);
+}
+
+void ab_judge(struct ab_point *p, double min_effect, double control_tol,
+	      int higher_is_better)
+{
+	double effect, half;
+	size_t n = p->na < p->nb ? p->na : p->nb;
+	int ci_ok;
+
+	p->why[0] = '\0';
+	p->n_needed = 0;
+	stats_summarize(&p->sa, p->a, p->na);
+	stats_summarize(&p->sb, p->b, p->nb);
+	memset(&p->cmp, 0, sizeof(p->cmp));
+	p->cmp.ratio = p->cmp.ci_lo = p->cmp.ci_hi = NAN;
+	p->cmp.p = 1;
+	if (p->failed_a || p->failed_b) {
+		p->verdict = "failed";
+		snprintf(p->why, sizeof(p->why),
+			 "%zu run(s) of A and %zu of B exited non-zero",
+			 p->failed_a, p->failed_b);
+		return;
+	}
+	if (!p->na || !p->nb) {
+		p->verdict = "no verdict";
+		snprintf(p->why, sizeof(p->why), "no samples");
+		return;
+	}
+	stats_compare(&p->cmp, p->a, p->na, p->b, p->nb);
+	effect = p->cmp.ratio - 1;
+	ci_ok = !isnan(p->cmp.ci_lo) && !isnan(p->cmp.ci_hi);
+	half = ci_ok ? (p->cmp.ci_hi - p->cmp.ci_lo) / 2 : NAN;
+	if (n < AB_MIN_N) {
+		p->verdict = "no verdict";
+		snprintf(p->why, sizeof(p->why),
+			 "n = %zu per arm: %d are needed for a verdict", n,
+			 AB_MIN_N);
+		p->n_needed = AB_MIN_N;
+		return;
+	}
+	if (p->control) {
+		if (p->cmp.significant && fabs(effect) > control_tol) {
+			p->verdict = "moved";
+			snprintf(p->why, sizeof(p->why),
+				 "the control moved %+.1f%% (p = %.3g)",
+				 effect * 100, p->cmp.p);
+		} else if (!ci_ok || half > control_tol) {
+			p->verdict = "noisy";
+			p->n_needed = runs_needed((long)n, half, control_tol);
+			snprintf(p->why, sizeof(p->why),
+				 "too noisy to vouch for the run: 95%% CI "
+				 "+-%.1f%%, tolerance %.1f%%",
+				 ci_ok ? half * 100 : NAN, control_tol * 100);
+		} else {
+			p->verdict = "steady";
+		}
+		return;
+	}
+	if (p->cmp.significant && ci_ok &&
+	    (p->cmp.ci_hi < 1 || p->cmp.ci_lo > 1) &&
+	    fabs(effect) >= min_effect) {
+		p->verdict = (effect < 0) != !!higher_is_better ? "faster"
+								: "slower";
+	} else if (ci_ok && half > min_effect) {
+		p->verdict = "inconclusive";
+		p->n_needed = runs_needed((long)n, half, min_effect);
+		snprintf(p->why, sizeof(p->why),
+			 "95%% CI +-%.1f%% is wider than the %.1f%% minimum "
+			 "effect",
+			 half * 100, min_effect * 100);
+	} else {
+		p->verdict = "~";
+	}
+}
+
+static void fmt_value(struct buf *out, double v, const char *unit)
+{
+	if (isnan(v)) {
+		buf_puts(out, "-");
+		return;
+	}
+	if (!strcmp(unit, "s") && fabs(v) < 1) {
+		if (fabs(v) < 1e-3)
+			buf_addf(out, "%.3g us", v * 1e6);
+		else
+			buf_addf(out, "%.4g ms", v * 1e3);
+		return;
+	}
+	buf_addf(out, "%.4g%s%s", v, *unit ? " " : "", unit);
+}
+
+static void row(struct buf *out, const struct ab_result *r,
+		const struct ab_point *p)
+{
+	buf_addf(out, "| %s`%s` |", p->control ? "control: " : "", p->workload);
+	if (r->sweep.ok || p->iters)
+		buf_addf(out, " %ld |", p->iters);
+	buf_putc(out, ' ');
+	fmt_value(out, p->sa.median, r->unit);
+	buf_puts(out, " | ");
+	fmt_value(out, p->sb.median, r->unit);
+	if (isnan(p->cmp.ratio))
+		buf_puts(out, " | - | - |");
+	else if (isnan(p->cmp.ci_lo))
+		buf_addf(out, " | %.3f | %.2g |", p->cmp.ratio, p->cmp.p);
+	else
+		buf_addf(out, " | %.3f [%.3f, %.3f] | %.2g |", p->cmp.ratio,
+			 p->cmp.ci_lo, p->cmp.ci_hi, p->cmp.p);
+	buf_addf(out, " %s |\n", p->verdict ? p->verdict : "-");
+}
+
+static const char *order_name(enum ab_order o)
+{
+	return o == AB_ORDER_ABBA     ? "A B B A"
+	       : o == AB_ORDER_RANDOM ? "random"
+				      : "blocked (all A, then all B)";
+}
+
+void ab_render_markdown(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+	int iters = 0;
+
+	for (i = 0; i < r->npoints; i++) {
+		iters |= r->points[i].iters != 0;
+		if (r->points[i].control && r->points[i].verdict &&
+		    !strcmp(r->points[i].verdict, "moved"))
+			buf_addf(out,
+				 "**INVALID**: control `%s` moved: %s. The "
+				 "environment or the build moved, not the code "
+				 "under test.\n\n",
+				 r->points[i].workload, r->points[i].why);
+	}
+	buf_addf(out,
+		 "| workload |%s A: %s | B: %s | B/A [95%% CI] | p | "
+		 "verdict |\n",
+		 iters ? " iters |" : "", r->a_desc, r->b_desc);
+	buf_addf(out, "|---|%s---:|---:|---:|---:|---|\n",
+		 iters ? "---:|" : "");
+	for (i = 0; i < r->npoints; i++)
+		row(out, r, &r->points[i]);
+	buf_addf(out,
+		 "\n%s, median of n = %ld per arm after %ld warm-up "
+		 "run%s; order %s; mode %s.\n",
+		 r->metric, r->n, r->warmup, r->warmup == 1 ? "" : "s",
+		 order_name(r->order),
+		 r->mode == AB_MODE_STASH ? "stash" : "worktree");
+	if (r->sweep.ok) {
+		const struct stats_sweep *f = &r->sweep.fit;
+
+		buf_addf(out,
+			 "\nSweep (Theil-Sen per arm, time = fixed + "
+			 "per-iteration x iters): %s.\n",
+			 r->sweep.words);
+		buf_puts(out, "- fixed: ");
+		fmt_value(out, f->fixed_a, r->unit);
+		buf_puts(out, " -> ");
+		fmt_value(out, f->fixed_b, r->unit);
+		buf_puts(out, ", change ");
+		fmt_value(out, f->d_fixed, r->unit);
+		buf_puts(out, " [");
+		fmt_value(out, f->d_fixed_lo, r->unit);
+		buf_puts(out, ", ");
+		fmt_value(out, f->d_fixed_hi, r->unit);
+		buf_puts(out, "]\n- per iteration: ");
+		fmt_value(out, f->per_iter_a, r->unit);
+		buf_puts(out, " -> ");
+		fmt_value(out, f->per_iter_b, r->unit);
+		buf_addf(out, ", B/A %.3f [%.3f, %.3f]\n", f->per_iter_ratio,
+			 f->per_iter_ratio_lo, f->per_iter_ratio_hi);
+	}
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+
+		if (!p->why[0] || !strcmp(p->verdict, "moved"))
+			continue;
+		buf_addf(out, "- `%s`%s: %s", p->workload, p->iters ? "" : "",
+			 p->why);
+		if (p->n_needed)
+			buf_addf(out, "; about %ld runs per arm would tell",
+				 p->n_needed);
+		buf_putc(out, '\n');
+	}
+	for (i = 0; i < r->warnings.nr; i++)
+		buf_addf(out, "- warning: %s\n", r->warnings.v[i]);
+}
+
+static cJSON *num(double v)
+{
+	return isnan(v) || isinf(v) ? cJSON_CreateNull()
+				    : cJSON_CreateNumber(v);
+}
+
+static cJSON *samples_json(const double *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+cJSON *ab_result_json(const struct ab_result *r)
+{
+	cJSON *j = cJSON_CreateObject(), *pts = cJSON_CreateArray(), *w;
+	size_t i;
+
+	cJSON_AddBoolToObject(j, "invalid", r->invalid);
+	cJSON_AddStringToObject(j, "a", r->a_desc);
+	cJSON_AddStringToObject(j, "b", r->b_desc);
+	cJSON_AddStringToObject(
+		j, "mode", r->mode == AB_MODE_STASH ? "stash" : "worktree");
+	cJSON_AddStringToObject(j, "order",
+				r->order == AB_ORDER_ABBA     ? "abba"
+				: r->order == AB_ORDER_RANDOM ? "random"
+							      : "blocked");
+	cJSON_AddNumberToObject(j, "n", (double)r->n);
+	cJSON_AddNumberToObject(j, "warmup", (double)r->warmup);
+	cJSON_AddStringToObject(j, "metric", r->metric);
+	cJSON_AddStringToObject(j, "unit", r->unit);
+	cJSON_AddStringToObject(j, "better",
+				r->higher_is_better ? "higher" : "lower");
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "workload", p->workload);
+		cJSON_AddBoolToObject(o, "control", p->control);
+		if (p->iters)
+			cJSON_AddNumberToObject(o, "iters", (double)p->iters);
+		cJSON_AddItemToObject(o, "a", samples_json(p->a, p->na));
+		cJSON_AddItemToObject(o, "b", samples_json(p->b, p->nb));
+		cJSON_AddItemToObject(o, "median_a", num(p->sa.median));
+		cJSON_AddItemToObject(o, "median_b", num(p->sb.median));
+		cJSON_AddItemToObject(o, "mad_a", num(p->sa.mad));
+		cJSON_AddItemToObject(o, "mad_b", num(p->sb.mad));
+		cJSON_AddItemToObject(o, "ratio", num(p->cmp.ratio));
+		cJSON_AddItemToObject(o, "ci_low", num(p->cmp.ci_lo));
+		cJSON_AddItemToObject(o, "ci_high", num(p->cmp.ci_hi));
+		cJSON_AddItemToObject(o, "p", num(p->cmp.p));
+		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
+		cJSON_AddNumberToObject(o, "failed_b", (double)p->failed_b);
+		cJSON_AddStringToObject(o, "verdict",
+					p->verdict ? p->verdict : "");
+		if (p->why[0])
+			cJSON_AddStringToObject(o, "why", p->why);
+		if (p->n_needed)
+			cJSON_AddNumberToObject(o, "n_needed",
+						(double)p->n_needed);
+		cJSON_AddItemToArray(pts, o);
+	}
+	cJSON_AddItemToObject(j, "workloads", pts);
+	if (r->sweep.ok) {
+		w = cJSON_AddObjectToObject(j, "sweep");
+		const struct stats_sweep *f = &r->sweep.fit;
+
+		cJSON_AddItemToObject(w, "fixed_a", num(f->fixed_a));
+		cJSON_AddItemToObject(w, "per_iter_a", num(f->per_iter_a));
+		cJSON_AddItemToObject(w, "fixed_b", num(f->fixed_b));
+		cJSON_AddItemToObject(w, "per_iter_b", num(f->per_iter_b));
+		cJSON_AddItemToObject(w, "d_fixed", num(f->d_fixed));
+		cJSON_AddItemToObject(w, "d_fixed_low", num(f->d_fixed_lo));
+		cJSON_AddItemToObject(w, "d_fixed_high", num(f->d_fixed_hi));
+		cJSON_AddItemToObject(w, "per_iter_ratio",
+				      num(f->per_iter_ratio));
+		cJSON_AddItemToObject(w, "per_iter_ratio_low",
+				      num(f->per_iter_ratio_lo));
+		cJSON_AddItemToObject(w, "per_iter_ratio_high",
+				      num(f->per_iter_ratio_hi));
+		cJSON_AddStringToObject(w, "words", r->sweep.words);
+	}
+	w = cJSON_AddArrayToObject(j, "warnings");
+	for (i = 0; i < r->warnings.nr; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
+	return j;
+}
+
+void ab_result_release(struct ab_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->npoints; i++) {
+		free(r->points[i].workload);
+		free(r->points[i].a);
+		free(r->points[i].b);
+	}
+	free(r->points);
+	strvec_clear(&r->warnings);
+	free(r->unit);
+	free(r->metric);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Every sample of one arm of the main workload as (iters, value) */
+static size_t sweep_points(double **x, double **y, const struct ab_result *r,
+			   int arm_b)
+{
+	size_t n = 0, i, k;
+
+	*x = *y = NULL;
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+		const double *v = arm_b ? p->b : p->a;
+		size_t m = arm_b ? p->nb : p->na;
+
+		if (p->control)
+			continue;
+		*x = xrealloc(*x, (n + m + 1) * sizeof(**x));
+		*y = xrealloc(*y, (n + m + 1) * sizeof(**y));
+		for (k = 0; k < m; k++, n++) {
+			(*x)[n] = (double)p->iters;
+			(*y)[n] = v[k];
+		}
+	}
+	return n;
+}
+
+/* A change is called when its 95% CI excludes "no change" and it is at
+ * least the minimum effect: for the per-iteration cost relative to A's,
+ * for the fixed cost relative to A's time at the smallest count. */
+static void fit_sweep(struct ab_result *r, double min_effect, unsigned seed)
+{
+	struct ab_sweep *s = &r->sweep;
+	struct stats_sweep *f = &s->fit;
+	double *xa, *ya, *xb, *yb, base = NAN;
+	size_t na, nb, i;
+	int per_moved, fixed_moved;
+
+	for (i = 0; i < r->npoints; i++)
+		if (!r->points[i].control && r->points[i].na) {
+			base = r->points[i].sa.median; /* smallest count */
+			break;
+		}
+	na = sweep_points(&xa, &ya, r, 0);
+	nb = sweep_points(&xb, &yb, r, 1);
+	s->ok = !stats_sweep_compare(f, xa, ya, na, xb, yb, nb, 2000, seed) &&
+		base > 0;
+	free(xa);
+	free(ya);
+	free(xb);
+	free(yb);
+	if (!s->ok)
+		return;
+	per_moved = !isnan(f->per_iter_ratio_lo) &&
+		    (f->per_iter_ratio_hi < 1 || f->per_iter_ratio_lo > 1) &&
+		    fabs(f->per_iter_ratio - 1) >= min_effect;
+	fixed_moved = !isnan(f->d_fixed_lo) &&
+		      (f->d_fixed_hi < 0 || f->d_fixed_lo > 0) &&
+		      fabs(f->d_fixed) / base >= min_effect;
+	if (per_moved && fixed_moved)
+		s->words = "both the per-iteration and the fixed cost changed";
+	else if (per_moved)
+		s->words = f->per_iter_ratio < 1 ? "removed per-iteration work"
+						 : "added per-iteration work";
+	else if (fixed_moved)
+		s->words = f->d_fixed < 0
+				   ? "displaced fixed cost (the saving does "
+				     "not grow with iterations)"
+				   : "added a fixed cost (the loss does not "
+				     "grow with iterations)";
+	else
+		s->words = "neither the fixed nor the per-iteration cost "
+			   "changed";
+}
+
+/* Samples were taken in order: a second half unlike the first means the
+ * machine drifted under the arm */
+static void check_drift(struct ab_result *r, const struct ab_point *p,
+			int arm_b, double min_effect)
+{
+	const double *v = arm_b ? p->b : p->a;
+	size_t n = arm_b ? p->nb : p->na, h = n / 2;
+	double tau, pt, first, second;
+
+	if (n < 6)
+		return;
+	pt = stats_trend(&tau, v, n);
+	first = stats_median(v, h);
+	second = stats_median(v + h, n - h);
+	if (pt < STATS_ALPHA && first > 0 &&
+	    fabs(second / first - 1) >= min_effect)
+		strvec_push_owned(
+			&r->warnings,
+			xasprintf("drift: arm %c of `%s` trends over its runs "
+				  "(Mann-Kendall p = %.2g); its second half "
+				  "is %+.1f%% off the first",
+				  arm_b ? 'B' : 'A', p->workload, pt,
+				  (second / first - 1) * 100));
+}
+
+void ab_finish(struct ab_result *r, double min_effect, double control_tol,
+	       int sweep, unsigned seed)
+{
+	size_t i;
+
+	for (i = 0; i < r->npoints; i++) {
+		struct ab_point *p = &r->points[i];
+
+		ab_judge(p, min_effect, control_tol, r->higher_is_better);
+		if (p->control && !strcmp(p->verdict, "moved"))
+			r->invalid = 1;
+		check_drift(r, p, 0, min_effect);
+		check_drift(r, p, 1, min_effect);
+	}
+	if (r->order == AB_ORDER_BLOCKED)
+		strvec_push(&r->warnings,
+			    "blocked order: drift of the machine between the "
+			    "arms reads as an effect of the code; --mode "
+			    "worktree interleaves A B B A");
+	if (sweep && !r->higher_is_better)
+		fit_sweep(r, min_effect, seed);
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env bats
+# git campaign ab: planted cases on a real repository. The workloads print
+# their own "time" (a fixed cost, a per-iteration cost and a small
+# deterministic noise), so the verdicts do not depend on this machine's
+# load; wall-clock timing is exercised by the demo and bench/ab.sh.
+
+load helper
+
+METRIC='re:time: ([0-9]+);unit=us'
+
+setup() {
+	setup_world
+	git init -q p
+	cd p
+	# PROG FIXED PER: a workload whose time is FIXED + PER x iters + noise
+	write_prog prog.in 1000 10
+	write_prog ctl.in 500 0
+	cat >build.sh <<-'EOF'
+		cp prog.in prog && cp ctl.in ctl && chmod +x prog ctl
+	EOF
+	printf 'prog\nctl\n.runs\n' >.gitignore
+	git add .
+	git commit -q -m base
+	git campaign init demo --base main >/dev/null
+}
+
+write_prog() {
+	cat >"$1" <<-EOF
+		#!/bin/sh
+		FIXED=$2
+		PER=$3
+		n=\$(cat .runs 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >.runs
+		noise=\$(( (n * 7919) % 11 - 5 ))
+		echo "time: \$((FIXED + PER * \${1:-100} + noise))"
+	EOF
+}
+
+ab() {
+	run --separate-stderr git campaign ab --build 'sh build.sh' \
+		--run './prog 100' --metric "$METRIC" "$@"
+}
+
+sweep() {
+	run --separate-stderr git campaign ab --build 'sh build.sh' \
+		--run './prog {iters}' --metric "$METRIC" "$@"
+}
+
+@test "a 10% per-iteration saving is faster, and the sweep says per-iteration work was removed" {
+	write_prog prog.in 1000 9
+	sweep --control ./ctl --iters 64,512 -n 10
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line --regexp '^\| `\./prog \{iters\}` \| 64 \| 1640 us \| 1576 us \| 0\.96[0-9] \[.*\] \| .* \| faster \|$'
+	assert_line --regexp '^\| `\./prog \{iters\}` \| 512 \| 6120 us \| 5608 us \| 0\.91[0-9] .* faster \|$'
+	assert_line --regexp '^\| control: `\./ctl` \| 64 \| 499\.5 us \| 499\.5 us \| 1\.000 .* steady \|$'
+	assert_output --partial 'removed per-iteration work'
+	assert_output --partial 'order A B B A; mode worktree'
+	# B is this working tree, untouched; A was built in a kept worktree
+	[ "$(git status --porcelain)" = ' M prog.in' ]
+	[ -x .git/campaign/worktrees/main/prog ]
+}
+
+@test "a fixed cost that moved is told apart from per-iteration work" {
+	write_prog prog.in 800 10
+	sweep --iters 64,512 -n 10
+	assert_success
+	assert_output --partial 'displaced fixed cost'
+}
+
+@test "no change at all gives ~" {
+	echo '# a comment' >>prog.in
+	ab --control ./ctl -n 10
+	assert_success
+	assert_line --regexp '^\| `\./prog 100` \| 2000 us \| 2000 us \| 1\.000 .* \| ~ \|$'
+}
+
+@test "a control that moves makes the whole A/B INVALID, exit 1" {
+	write_prog prog.in 1000 9
+	write_prog ctl.in 525 0
+	ab --control ./ctl -n 10
+	assert_failure 1
+	assert_line --index 0 --regexp '^\*\*INVALID\*\*: control `\./ctl` moved: the control moved \+5\.0% '
+	ab --control ./ctl -n 10 --json
+	assert_failure 1
+	[ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["invalid"], d["workloads"][1]["verdict"], len(d["workloads"][0]["a"]))' <<<"$output")" = 'True moved 10' ]
+}
+
+@test "fewer than 5 runs per arm give numbers but no verdict, and say why" {
+	write_prog prog.in 1000 9
+	ab -n 3
+	assert_success
+	assert_line --regexp '\| no verdict \|$'
+	assert_output --partial 'n = 3 per arm: 5 are needed for a verdict'
+}
+
+@test "stash mode: the user's procedure, blocked, and the working tree comes back exactly" {
+	write_prog prog.in 1000 9
+	sum=$(file_sum prog.in)
+	git stash list >"$WORLD/before"
+	ab --mode stash -n 6
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line --regexp '\| faster \|$'
+	assert_output --partial 'mode stash'
+	assert_output --partial 'warning: blocked order'
+	[ "$(file_sum prog.in)" = "$sum" ]
+	[ "$(git status --porcelain)" = ' M prog.in' ] || fail "$(git status --porcelain)"
+	[ -z "$(git for-each-ref refs/campaign/stash/)" ]
+	git stash list | diff - "$WORLD/before"
+	# the stash it used stays recoverable
+	git reflog show --format=%gs refs/campaign/stash-log | grep -q 'campaign stash drop ab/'
+}
+
+@test "stash mode killed at every step: --abort puts the change back, nothing lost" {
+	write_prog prog.in 1000 9
+	sum=$(file_sum prog.in)
+	for step in stash build-A measure-A restore build-B measure-B; do
+		GIT_CAMPAIGN_TEST_KILL_AT=$step ab --mode stash -n 5
+		[ "$status" -eq 137 ] || fail "$step: exit $status, $stderr"
+		run git campaign status
+		assert_line --partial 'unfinished ab #'
+		assert_line --partial 'git campaign ab --abort'
+		run --separate-stderr git campaign ab --abort
+		[ "$status" -eq 0 ] || fail "$step: abort exit $status: $stderr"
+		[ "$(file_sum prog.in)" = "$sum" ] || fail "$step: prog.in differs"
+		[ -z "$(git for-each-ref refs/campaign/stash/)" ] || fail "$step: stash left"
+		run git campaign status
+		assert_line 'unfinished none'
+	done
+}
+
+@test "--continue after a kill puts the change back and runs the A/B again" {
+	write_prog prog.in 1000 9
+	GIT_CAMPAIGN_TEST_KILL_AT=measure-A ab --mode stash -n 5
+	[ "$status" -eq 137 ]
+	[ "$(git status --porcelain)" = '' ]
+	run --separate-stderr git campaign ab --continue
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line --regexp '\| faster \|$'
+	[ "$(git status --porcelain)" = ' M prog.in' ]
+}
+
+@test "a failed build stops, names its arm and restores the tree" {
+	echo 'exit 3' >>build.sh
+	sum=$(file_sum build.sh)
+	ab --mode stash -n 5
+	assert_fatal 'the build of B (working tree) failed with exit 3'
+	[ "$(file_sum build.sh)" = "$sum" ]
+	[ -z "$(git for-each-ref refs/campaign/stash/)" ]
+	git checkout -q build.sh
+	echo 'echo broken >&2; exit 2' >>build.sh
+	git commit -q -am 'break the build'
+	git checkout -q HEAD~1 -- build.sh
+	ab -n 5
+	assert_fatal 'the build of A (base worktree) failed with exit 2: broken'
+	run git campaign status
+	assert_line 'unfinished none'
+}
+
+@test "a run that fails is recorded, with no verdict" {
+	cat >>prog.in <<-'EOF'
+		exit 1
+	EOF
+	ab -n 5
+	assert_success
+	assert_line --regexp '\| failed \|$'
+	assert_output --partial '0 run(s) of A and 5 of B exited non-zero'
+}
+
+@test "honest numbers: required and forbidden flags are checked before anything builds" {
+	ab -n 5 --require-flag -Dtornado.recover.bailout=False
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "error: './prog 100' lacks the required flag '-Dtornado.recover.bailout=False'" ]]
+	[ ! -e .git/campaign/worktrees ]
+	git config campaign.forbidFlag -Dtornado.profiler=True
+	run --separate-stderr git campaign ab --build 'sh build.sh' \
+		--run './prog -Dtornado.profiler=True' --metric "$METRIC" -n 5
+	assert_failure 1
+	[[ ${stderr_lines[0]} == *"holds the forbidden flag '-Dtornado.profiler=True'" ]]
+	run --separate-stderr git campaign ab --build 'sh build.sh' \
+		--run './prog -Dtornado.profiler=True' --metric "$METRIC" -n 5 \
+		--config profiler=on
+	assert_success
+}
+
+@test "usage errors: missing --build, bad --iters, bad --metric, stash mode with nothing to stash" {
+	run --separate-stderr git campaign ab --run ./prog
+	assert_failure 129
+	[[ ${stderr_lines[0]} == 'error: --build is missing' ]]
+	sweep --iters 64,x
+	assert_failure 129
+	sweep
+	assert_failure 129
+	[[ ${stderr_lines[0]} == "error: {iters} in './prog {iters}' needs --iters" ]]
+	run --separate-stderr git campaign ab --build true --run true --metric 're:no group'
+	assert_failure 129
+	[[ ${stderr_lines[0]} == "error: --metric regex 'no group' needs exactly one group, the number" ]]
+	ab --mode stash
+	assert_failure 1
+	[[ ${stderr_lines[0]} == 'error: nothing to compare: the working tree has no change to stash' ]]
+	run --separate-stderr git campaign ab --abort
+	assert_fatal 'no unfinished A/B to abort'
+}
