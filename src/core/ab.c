@@ -541,6 +541,54 @@ out:
 	return rc;
 }
 
+/* Keeps the result, every sample included, in the database, keyed by
+ * the journal operation's id */
+static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
+{
+	struct buf md = BUF_INIT, verdict = BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	cJSON *j = ab_result_json(r);
+	char *json = cJSON_PrintUnformatted(j), now[21];
+	int rc;
+
+	ab_render_markdown(&md, r);
+	journal_now(now);
+	if (r->invalid)
+		buf_puts(&verdict, "INVALID");
+	else if (r->npoints)
+		buf_addf(&verdict, "%s %.3f", r->points[0].verdict,
+			 r->points[0].cmp.ratio);
+	rc = db_prepare(&st, db,
+			"INSERT INTO ab_run (id, at, mode, workload, verdict,"
+			" invalid, result, markdown)"
+			" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			&ctx->err);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, r->op_id);
+		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3,
+				  r->mode == AB_MODE_STASH ? "stash" : "worktree",
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, r->npoints ? r->points[0].workload : "",
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, verdict.ptr, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, r->invalid);
+		sqlite3_bind_text(st, 7, json, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 8, md.ptr, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+			rc = error_sqlite(&ctx->err, db, rc,
+					  "cannot store the A/B result");
+		else
+			rc = 0;
+	}
+	sqlite3_finalize(st);
+	cJSON_Delete(j);
+	free(json);
+	buf_release(&md);
+	buf_release(&verdict);
+	return rc;
+}
+
 int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	   ab_progress_fn progress, void *data)
 {
@@ -651,6 +699,8 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 		goto out;
 	}
 	ab_finish(out, o->min_effect, o->control_tol, o->niters > 1, o->seed);
+	if ((rc = ab_store(ctx, db, out)) < 0)
+		goto out;
 	rc = journal_finish(db, op, 1, &ctx->err);
 out:
 	buf_release(&summary);

@@ -91,6 +91,17 @@ static const char *const migrations[] = {
 	"  url TEXT,"
 	"  updated_at TEXT NOT NULL"
 	") STRICT;",
+	/* 3: A/B results, every sample in the JSON */
+	"CREATE TABLE ab_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  mode TEXT NOT NULL,"
+	"  workload TEXT NOT NULL,"
+	"  verdict TEXT NOT NULL,"
+	"  invalid INTEGER NOT NULL,"
+	"  result TEXT NOT NULL,"
+	"  markdown TEXT NOT NULL"
+	") STRICT;",
 };
 
 int db_schema_version(void)
