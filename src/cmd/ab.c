@@ -15,7 +15,8 @@
 
 static const char *const ab_usage[] = {
 	"git campaign ab --build CMD --run CMD [--control CMD]... [-n N] "
-	"[--warmup K] [--iters LIST] [--metric SPEC] [--mode worktree|stash] "
+	"[--warmup K] [--iters LIST] [--metric SPEC] "
+	"[--mode worktree|stash|artifact] [--artifact PATH] "
 	"[--base REV] [--order abba|random|blocked] [--min-effect PCT] "
 	"[--control-tolerance PCT] [--require-flag STR]... [--config K=V]... "
 	"[--seed N] [--json]",
@@ -211,7 +212,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *build = NULL, *run = NULL, *iters = NULL, *metric = NULL;
 	const char *mode = "worktree", *order = "abba", *base = NULL;
-	const char *min_effect = "2", *tolerance = "2";
+	const char *min_effect = "2", *tolerance = "2", *artifact = NULL;
 	struct strvec controls = STRVEC_INIT, required = STRVEC_INIT;
 	struct strvec config = STRVEC_INIT;
 	struct ab_opts o;
@@ -235,7 +236,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			   "wall, user, sys, maxrss or re:REGEX[;unit=U]"
 			   "[;better=higher]"),
 		OPT_STRING(0, "mode", &mode, "MODE",
-			   "worktree (default) or stash"),
+			   "worktree (default), stash or artifact"),
+		OPT_STRING(0, "artifact", &artifact, "PATH",
+			   "artifact mode: what the build makes"),
 		OPT_STRING(0, "base", &base, "REV", "A's commit (HEAD)"),
 		OPT_STRING(0, "order", &order, "ORDER",
 			   "abba (default), random or blocked"),
@@ -310,11 +313,20 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		o.mode = AB_MODE_WORKTREE;
 	} else if (!strcmp(mode, "stash")) {
 		o.mode = AB_MODE_STASH;
+	} else if (!strcmp(mode, "artifact")) {
+		o.mode = AB_MODE_ARTIFACT;
 	} else {
-		usage_error(ab_usage, opts, "--mode '%s': worktree or stash",
-			    mode);
+		usage_error(ab_usage, opts,
+			    "--mode '%s': worktree, stash or artifact", mode);
 		goto out;
 	}
+	if ((o.mode == AB_MODE_ARTIFACT) != !!artifact) {
+		usage_error(ab_usage, opts,
+			    artifact ? "--artifact needs --mode artifact"
+				     : "--mode artifact needs --artifact PATH");
+		goto out;
+	}
+	o.artifact = artifact;
 	if (!strcmp(order, "abba")) {
 		o.order = AB_ORDER_ABBA;
 	} else if (!strcmp(order, "random")) {

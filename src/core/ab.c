@@ -21,6 +21,13 @@
 
 static volatile sig_atomic_t ab_stop;
 
+const char *ab_mode_name(enum ab_mode m)
+{
+	return m == AB_MODE_STASH      ? "stash"
+	       : m == AB_MODE_ARTIFACT ? "artifact"
+				       : "worktree";
+}
+
 static void on_signal(int sig)
 {
 	ab_stop = sig;
@@ -110,16 +117,27 @@ void ab_metric_release(struct ab_metric *m)
 /* The command line cmd with {iters} replaced, as an argument vector: run
  * by /bin/sh -c when it holds anything a shell would interpret, else split
  * at blanks and run directly (no shell's start-up in the timing). */
-static void command_argv(struct strvec *out, const char *cmd, long iters)
+static void command_argv(struct strvec *out, const char *cmd, long iters,
+			 const char *artifact)
 {
 	struct buf line = BUF_INIT;
-	const char *p = cmd, *hit;
+	const char *p = cmd, *a, *b, *hit;
 	char *copy, *tok, *save = NULL;
 
-	while ((hit = strstr(p, "{iters}"))) {
+	for (;;) {
+		a = strstr(p, "{iters}");
+		b = artifact ? strstr(p, "{artifact}") : NULL;
+		hit = a && (!b || a < b) ? a : b;
+		if (!hit)
+			break;
 		buf_add(&line, p, (size_t)(hit - p));
-		buf_addf(&line, "%ld", iters);
-		p = hit + 7;
+		if (hit == a) {
+			buf_addf(&line, "%ld", iters);
+			p = hit + 7;
+		} else {
+			buf_puts(&line, artifact);
+			p = hit + 10;
+		}
 	}
 	buf_puts(&line, p);
 	if (strpbrk(line.ptr, "|&;<>()$`\\\"'*?[]#~{}=%\n")) {
@@ -192,8 +210,9 @@ static int metric_value(double *out, const struct ab_metric *m,
 }
 
 struct arm {
-	char name;	 /* 'A' or 'B' */
-	const char *dir; /* where its commands run; NULL: here */
+	char name;	      /* 'A' or 'B' */
+	const char *dir;      /* where its commands run; NULL: here */
+	const char *artifact; /* its copy of the build, or NULL */
 };
 
 struct schedule {
@@ -233,8 +252,10 @@ static int run_once(struct schedule *s, struct ab_point *p,
 	po.dir = arm->dir;
 	po.stdin_null = 1;
 	po.cap = 1 << 20;
-	command_argv(&argv, p->workload, p->iters);
+	command_argv(&argv, p->workload, p->iters, arm->artifact);
 	setenv("GIT_CAMPAIGN_ARM", armname, 1);
+	if (arm->artifact)
+		setenv("GIT_CAMPAIGN_ARTIFACT", arm->artifact, 1);
 	if (s->progress && measure)
 		s->progress(
 			s->data, arm->name,
@@ -335,7 +356,7 @@ static int build(struct ctx *ctx, const char *cmd, const struct arm *arm,
 	memset(&po, 0, sizeof(po));
 	po.dir = arm->dir;
 	po.stdin_null = 1;
-	command_argv(&argv, cmd, 0);
+	command_argv(&argv, cmd, 0, NULL);
 	setenv("GIT_CAMPAIGN_ARM", armname, 1);
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "building %c (%s)...\n", arm->name, desc);
@@ -489,54 +510,218 @@ static int step(struct ctx *ctx, struct db *db, long long op, const char *what)
 	return rc;
 }
 
-static int run_stash_mode(struct schedule *s, struct db *db, long long op)
+/* Puts the change saved as stash name back into the working tree, after
+ * what is recorded in ctx->err stopped the A/B; the outcome becomes that
+ * error's hint. No stash: the change never left the working tree (a stash
+ * is written before the tree is reset). */
+static void put_back(struct ctx *ctx, const char *name)
 {
-	struct arm a = {'A', NULL}, b = {'B', NULL};
-	char *name = stash_name(op);
-	size_t half = s->res->npoints;
-	int rc, restored = 0;
+	struct error keep = ctx->err, why;
+	struct stash_info info;
+
+	error_clear(&ctx->err);
+	if (stash_lookup(&info, ctx, name) < 0) {
+		ctx->err = keep;
+		return;
+	}
+	stash_info_release(&info);
+	if (stash_apply(ctx, name, 1, NULL) < 0) {
+		why = ctx->err;
+		ctx->err = keep;
+		error_hint(&ctx->err, "your change is kept in stash '%s': %s",
+			   name, why.msg);
+	} else {
+		ctx->err = keep;
+		error_hint(&ctx->err,
+			   "the working tree holds your change again");
+	}
+}
+
+/* Saves the change as stash name, runs fn(s, arm) on the bare HEAD, then
+ * applies and drops the stash; on any failure the change is put back */
+static int without_change(struct schedule *s, struct db *db, long long op,
+			  const char *name,
+			  int (*fn)(struct schedule *s, struct db *db,
+				    long long op, const struct arm *a),
+			  const struct arm *a)
+{
+	int rc;
 
 	if ((rc = step(s->ctx, db, op, "stash")) < 0 ||
 	    (rc = stash_save(NULL, s->ctx, name, "A/B: the change under test",
 			     0)) < 0 ||
-	    (rc = step(s->ctx, db, op, "build-A")) < 0 ||
-	    (rc = build(s->ctx, s->o->build, &a, "HEAD")) < 0 ||
-	    (rc = step(s->ctx, db, op, "measure-A")) < 0 ||
-	    (rc = run_block(s, 0, half, &a)) < 0)
-		goto restore;
-	if ((rc = step(s->ctx, db, op, "restore")) < 0)
-		goto restore;
-	restored = 1;
-	if ((rc = stash_apply(s->ctx, name, 1, NULL)) < 0)
-		goto out;
-	if ((rc = step(s->ctx, db, op, "build-B")) < 0 ||
-	    (rc = build(s->ctx, s->o->build, &b, "working tree")) < 0 ||
-	    (rc = step(s->ctx, db, op, "measure-B")) < 0 ||
-	    (rc = run_block(s, 0, half, &b)) < 0)
-		goto out;
-	goto out;
-restore:
-	if (!restored) {
-		struct error keep = s->ctx->err;
-		struct strvec conflicts = STRVEC_INIT;
-
-		/* put the change back before reporting what stopped us */
-		error_clear(&s->ctx->err);
-		if (stash_apply(s->ctx, name, 1, &conflicts) < 0) {
-			struct error why = s->ctx->err;
-
-			s->ctx->err = keep;
-			error_hint(&s->ctx->err,
-				   "your change is kept in stash '%s': %s",
-				   name, why.msg);
-		} else {
-			s->ctx->err = keep;
-			error_hint(&s->ctx->err,
-				   "the working tree holds your change again");
-		}
-		strvec_clear(&conflicts);
+	    (rc = fn(s, db, op, a)) < 0 ||
+	    (rc = step(s->ctx, db, op, "restore")) < 0) {
+		put_back(s->ctx, name);
+		return rc;
 	}
-out:
+	return stash_apply(s->ctx, name, 1, NULL);
+}
+
+static int build_and_measure(struct schedule *s, struct db *db, long long op,
+			     const struct arm *arm)
+{
+	char build_step[] = "build-A", measure_step[] = "measure-A";
+	int rc;
+
+	build_step[6] = measure_step[8] = arm->name;
+	if ((rc = step(s->ctx, db, op, build_step)) < 0 ||
+	    (rc = build(s->ctx, s->o->build, arm,
+			arm->name == 'A' ? "HEAD" : "working tree")) < 0 ||
+	    (rc = step(s->ctx, db, op, measure_step)) < 0)
+		return rc;
+	return run_block(s, 0, s->res->npoints, arm);
+}
+
+static int run_stash_mode(struct schedule *s, struct db *db, long long op)
+{
+	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
+	char *name = stash_name(op);
+	int rc = without_change(s, db, op, name, build_and_measure, &a);
+
+	if (!rc)
+		rc = build_and_measure(s, db, op, &b);
+	free(name);
+	return rc;
+}
+
+/* What made the copy in dir: DIR.built holds the build command and the
+ * artifact path, so another build of the same tree is not taken for it */
+static char *stamp_of(const struct ab_opts *o)
+{
+	return xasprintf("%s\n%s\n", o->build, o->artifact);
+}
+
+static int cached(const struct ab_opts *o, const char *dir)
+{
+	char *path = xasprintf("%s.built", dir), *want = stamp_of(o);
+	char got[4096];
+	struct stat st;
+	size_t n = 0;
+	FILE *fp = fopen(path, "r");
+
+	if (fp) {
+		n = fread(got, 1, sizeof(got) - 1, fp);
+		fclose(fp);
+	}
+	got[n] = '\0';
+	n = fp && !strcmp(got, want) && !stat(dir, &st);
+	free(path);
+	free(want);
+	return (int)n;
+}
+
+static void write_stamp(const struct ab_opts *o, const char *dir)
+{
+	char *path = xasprintf("%s.built", dir), *stamp = stamp_of(o);
+	FILE *fp = fopen(path, "w");
+
+	if (fp) {
+		fputs(stamp, fp);
+		fclose(fp);
+	}
+	free(path);
+	free(stamp);
+}
+
+/* Copies the build's output src into dest (renamed into place, so a
+ * stopped copy is never taken for a build; an older copy of another build
+ * of the same tree is replaced) */
+static int keep_artifact(struct ctx *ctx, const struct ab_opts *o,
+			 const char *dest, char arm)
+{
+	const char *src = o->artifact;
+	const char *rm[] = {"rm", "-rf", dest, NULL};
+	const char *argv[] = {"cp", "-a", src, NULL, NULL};
+	struct proc_result r = PROC_RESULT_INIT;
+	struct stat st;
+	char *tmp = xasprintf("%s.tmp-%ld", dest, (long)getpid());
+	int rc;
+
+	if (stat(src, &st) < 0) {
+		free(tmp);
+		return error_set(&ctx->err, GCAMP_EFATAL,
+				 "the build of %c made no '%s' (--artifact)",
+				 arm, src);
+	}
+	argv[3] = tmp;
+	rc = proc_run(&r, argv, NULL, &ctx->err);
+	if (!rc && r.status)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot copy '%s' aside: %s", src,
+			       r.err.len ? r.err.ptr : "cp failed");
+	proc_result_release(&r);
+	if (!rc && !(rc = proc_run(&r, rm, NULL, &ctx->err)) && r.status)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot replace the old build in '%s'", dest);
+	if (!rc && rename(tmp, dest) < 0)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot keep the build of %c in '%s': %s", arm,
+			       dest, strerror(errno));
+	if (!rc)
+		write_stamp(o, dest);
+	proc_result_release(&r);
+	free(tmp);
+	return rc;
+}
+
+static int build_artifact(struct schedule *s, struct db *db, long long op,
+			  const struct arm *arm)
+{
+	char build_step[] = "build-A";
+	int rc;
+
+	build_step[6] = arm->name;
+	if ((rc = step(s->ctx, db, op, build_step)) < 0 ||
+	    (rc = build(s->ctx, s->o->build, arm,
+			arm->name == 'A' ? "HEAD" : "working tree")) < 0)
+		return rc;
+	return keep_artifact(s->ctx, s->o, arm->artifact, arm->name);
+}
+
+/* Artifact mode: each arm's build output is kept under
+ * $GIT_COMMON_DIR/campaign/builds/<tree id>, so an arm whose tree was
+ * built before is not built again, and both exist at once for
+ * interleaved runs */
+static int run_artifact_mode(struct schedule *s, struct db *db, long long op,
+			     git_repository *repo, const git_oid *a_tree)
+{
+	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
+	char hex_a[GIT_OID_HEXSZ + 1], hex_b[GIT_OID_HEXSZ + 1];
+	char *dir_a, *dir_b, *builds, *name = stash_name(op);
+	git_oid b_tree;
+	unsigned seed = s->o->seed;
+	size_t per = 1 + s->o->ncontrols, i;
+	int rc;
+
+	if ((rc = stash_worktree_tree(&b_tree, s->ctx)) < 0) {
+		free(name);
+		return rc;
+	}
+	git_oid_tostr(hex_a, sizeof(hex_a), a_tree);
+	git_oid_tostr(hex_b, sizeof(hex_b), &b_tree);
+	builds = xasprintf("%scampaign/builds", git_repository_commondir(repo));
+	mkdir(builds, 0777);
+	a.artifact = dir_a = xasprintf("%s/%s", builds, hex_a);
+	b.artifact = dir_b = xasprintf("%s/%s", builds, hex_b);
+	if (!cached(s->o, dir_a))
+		rc = git_oid_equal(a_tree, &b_tree)
+			     ? build_artifact(s, db, op, &a)
+			     : without_change(s, db, op, name, build_artifact,
+					      &a);
+	if (!rc && !cached(s->o, dir_b))
+		rc = build_artifact(s, db, op, &b);
+	if (!rc)
+		rc = step(s->ctx, db, op, "measure");
+	for (i = 0; i < s->res->npoints && !rc; i += per) {
+		if (s->o->order != AB_ORDER_BLOCKED)
+			rc = run_interleaved(s, i, i + per, &a, &b, &seed);
+		else if (!(rc = run_block(s, i, i + per, &a)))
+			rc = run_block(s, i, i + per, &b);
+	}
+	free(builds);
+	free(dir_a);
+	free(dir_b);
 	free(name);
 	return rc;
 }
@@ -566,11 +751,11 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, r->op_id);
 		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3,
-				  r->mode == AB_MODE_STASH ? "stash" : "worktree",
-				  -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, r->npoints ? r->points[0].workload : "",
-				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, ab_mode_name(r->mode), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4,
+				  r->npoints ? r->points[0].workload : "", -1,
+				  SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, verdict.ptr, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 6, r->invalid);
 		sqlite3_bind_text(st, 7, json, -1, SQLITE_STATIC);
@@ -594,7 +779,7 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 {
 	struct schedule s = {ctx, o, out, progress, data};
 	struct sigaction sa, old_int, old_term;
-	struct arm a = {'A', NULL}, b = {'B', NULL};
+	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
 	git_repository *repo;
 	git_object *base = NULL, *obj = NULL;
 	struct db *db;
@@ -637,15 +822,15 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 				      "uncommitted change");
 		goto out;
 	}
-	if (o->mode == AB_MODE_STASH && o->base) {
+	if (o->mode != AB_MODE_WORKTREE && o->base) {
 		rc = error_set(&ctx->err, GCAMP_EUSAGE,
-			       "--base needs --mode worktree: stash mode "
-			       "compares HEAD with the working tree");
+			       "--base needs --mode worktree: %s mode "
+			       "compares HEAD with the working tree",
+			       ab_mode_name(o->mode));
 		goto out;
 	}
 	make_points(out, o);
-	buf_addf(&summary, "ab %s: %s",
-		 o->mode == AB_MODE_STASH ? "stash" : "worktree", o->run);
+	buf_addf(&summary, "ab %s: %s", ab_mode_name(o->mode), o->run);
 	if ((rc = journal_begin(&op, db, "ab", git_repository_workdir(repo),
 				summary.ptr, "git campaign ab --continue",
 				"git campaign ab --abort", &ctx->err)) < 0 ||
@@ -662,6 +847,10 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	sigaction(SIGTERM, &sa, &old_term);
 	if (o->mode == AB_MODE_STASH) {
 		rc = run_stash_mode(&s, db, op);
+	} else if (o->mode == AB_MODE_ARTIFACT) {
+		git_commit *c = (git_commit *)base;
+
+		rc = run_artifact_mode(&s, db, op, repo, git_commit_tree_id(c));
 	} else {
 		if (repo_current_branch(&branch, repo, &ctx->err) < 0)
 			branch = NULL;

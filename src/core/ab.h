@@ -18,7 +18,12 @@ enum ab_mode {
 	AB_MODE_WORKTREE, /* A built in a kept worktree; runs interleaved */
 	AB_MODE_STASH,	  /* the user's procedure: stash, build A, measure,
 			   * restore, build B, measure; runs blocked */
+	AB_MODE_ARTIFACT, /* each build's output copied aside by tree id;
+			   * runs interleaved, cached builds reused */
 };
+
+/* "worktree", "stash" or "artifact" */
+const char *ab_mode_name(enum ab_mode m);
 
 enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM, AB_ORDER_BLOCKED };
 
@@ -60,6 +65,7 @@ struct ab_opts {
 	double min_effect;     /* fraction: 0.02 is 2% */
 	double control_tol;    /* fraction */
 	const char *base;      /* A's revision; NULL: HEAD */
+	const char *artifact;  /* artifact mode: the build's output */
 	unsigned seed;	       /* for AB_ORDER_RANDOM */
 	const char *argv_json; /* the command's arguments, journalled so
 				* that --continue can run it again */

@@ -167,8 +167,7 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		 "\n%s, median of n = %ld per arm after %ld warm-up "
 		 "run%s; order %s; mode %s.\n",
 		 r->metric, r->n, r->warmup, r->warmup == 1 ? "" : "s",
-		 order_name(r->order),
-		 r->mode == AB_MODE_STASH ? "stash" : "worktree");
+		 order_name(r->order), ab_mode_name(r->mode));
 	if (r->sweep.ok) {
 		const struct stats_sweep *f = &r->sweep.fit;
 
@@ -233,8 +232,7 @@ cJSON *ab_result_json(const struct ab_result *r)
 	cJSON_AddBoolToObject(j, "invalid", r->invalid);
 	cJSON_AddStringToObject(j, "a", r->a_desc);
 	cJSON_AddStringToObject(j, "b", r->b_desc);
-	cJSON_AddStringToObject(
-		j, "mode", r->mode == AB_MODE_STASH ? "stash" : "worktree");
+	cJSON_AddStringToObject(j, "mode", ab_mode_name(r->mode));
 	cJSON_AddStringToObject(j, "order",
 				r->order == AB_ORDER_ABBA     ? "abba"
 				: r->order == AB_ORDER_RANDOM ? "random"

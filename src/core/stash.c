@@ -267,6 +267,24 @@ out:
 	return rc;
 }
 
+int stash_worktree_tree(git_oid *out, struct ctx *ctx)
+{
+	git_repository *repo;
+	git_index *index = NULL;
+	git_oid i_tree, u_tree;
+	int rc, changes;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if ((rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_index_write_tree(&i_tree, index)) < 0 ||
+	    (rc = stash_trees(out, &u_tree, &changes, repo, &i_tree, 0)) < 0)
+		rc = error_git(&ctx->err, rc,
+			       "cannot read the working tree's state");
+	git_index_free(index);
+	return rc;
+}
+
 static int make_commit(git_oid *out, git_repository *repo,
 		       const git_signature *sig, const char *msg,
 		       const git_oid *tree_id, const git_commit **parents,

@@ -39,6 +39,11 @@ struct stash_info {
 int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	       unsigned flags);
 
+/* The tree of the tracked files as they are in the working tree now (the
+ * index with every unstaged change applied), as `git stash` records it.
+ * Untracked files are not in it. Writes the tree's objects. */
+int stash_worktree_tree(git_oid *out, struct ctx *ctx);
+
 /* Every named stash, sorted by name. The caller frees with
  * stash_infos_free. */
 int stash_list(struct stash_info **out, size_t *out_n, struct ctx *ctx);

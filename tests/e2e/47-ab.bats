@@ -112,6 +112,35 @@ sweep() {
 	git reflog show --format=%gs refs/campaign/stash-log | grep -q 'campaign stash drop ab/'
 }
 
+@test "artifact mode: builds kept by tree id, runs interleaved on the copies, a cached arm not rebuilt" {
+	cat >build.sh <<-'EOF'
+		mkdir -p dist && cp prog.in dist/prog && chmod +x dist/prog
+		echo built >>"$HOME/builds"
+	EOF
+	git commit -q -am 'build into dist'
+	write_prog prog.in 1000 9
+	run --separate-stderr git campaign ab --mode artifact --artifact dist \
+		--build 'sh build.sh' --run '{artifact}/prog 100' \
+		--metric "$METRIC" -n 5
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line --regexp '\| faster \|$'
+	assert_output --partial 'order A B B A; mode artifact'
+	[ "$(wc -l <"$HOME/builds")" -eq 2 ]
+	a=$(git rev-parse HEAD^{tree})
+	[ -x ".git/campaign/builds/$a/prog" ]
+	[ "$(git status --porcelain)" = ' M prog.in' ]
+	# both trees are cached now: no build at all
+	run --separate-stderr git campaign ab --mode artifact --artifact dist \
+		--build 'sh build.sh' --run '{artifact}/prog 100' \
+		--metric "$METRIC" -n 5
+	assert_success
+	[ "$(wc -l <"$HOME/builds")" -eq 2 ]
+	run --separate-stderr git campaign ab --mode artifact --artifact nothing \
+		--build true --run true -n 5
+	assert_fatal "the build of A made no 'nothing' (--artifact)"
+	[ "$(git status --porcelain)" = ' M prog.in' ]
+}
+
 @test "stash mode killed at every step: --abort puts the change back, nothing lost" {
 	write_prog prog.in 1000 9
 	sum=$(file_sum prog.in)
