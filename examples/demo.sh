@@ -1,6 +1,8 @@
 #!/bin/sh
 # A terminal session with git campaign, played in a throwaway repository:
-# init, status, config, and a stacked branch that falls behind its parent.
+# init, status, config, a stacked branch that falls behind its parent,
+# named stashes, and a same-build A/B of a small C program (examples/ab/)
+# with a control and an iteration sweep.
 #
 # usage: examples/demo.sh PATH/TO/git-campaign
 #   KEEP=1 keeps the temporary folder and says where it is.
@@ -21,6 +23,7 @@ if [ ! -x "$1" ] || [ -d "$1" ]; then
 	exit 128
 fi
 BIN_DIR=$(cd "$(dirname "$1")" && pwd)
+EXAMPLES=$(cd "$(dirname "$0")" && pwd)
 if [ "$(basename "$1")" != git-campaign ]; then
 	echo "fatal: '$1' must be named git-campaign for 'git campaign'" \
 		"to find it" >&2
@@ -109,3 +112,17 @@ step 'git switch -q fusion/raycast'
 step 'git campaign status'
 step 'git campaign status --short'
 step 'git campaign status --json'
+
+say "named stashes: saved and restored by name, never stash@{0} by accident"
+step 'echo "/* work in progress */" >> raycast.c'
+step 'git campaign stash save raycast-wip -m "try a coarser step"'
+step 'git campaign stash list'
+step 'git campaign stash pop raycast-wip'
+step 'git checkout -q raycast.c'
+
+say "a same-build A/B: the change removes one pass per frame; the control must not move"
+step 'git switch -q develop'
+step 'cp "$EXAMPLES/ab/integrate.c" "$EXAMPLES/ab/control.c" . && printf "integrate\ncontrol\n" > .gitignore'
+step 'git add integrate.c control.c .gitignore && git commit -q -m "Add the integration kernel"'
+step 'sed -i "s/#define WORK 5/#define WORK 4/" integrate.c'
+step 'git campaign ab --build "cc -O1 -o integrate integrate.c && cc -O1 -o control control.c" --run "./integrate {iters}" --control ./control --iters 16,64 -n 6 --metric "re:loop: ([0-9.]+) us;unit=us"'

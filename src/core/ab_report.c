@@ -110,7 +110,21 @@ static void fmt_value(struct buf *out, double v, const char *unit)
 			buf_addf(out, "%.4g ms", v * 1e3);
 		return;
 	}
-	buf_addf(out, "%.4g%s%s", v, *unit ? " " : "", unit);
+	/* no exponents in a table people read */
+	buf_addf(out, fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v,
+		 *unit ? " " : "", unit);
+}
+
+/* "0.912 [0.900, 0.925]", "-" for what is not known */
+static void fmt_ratio(struct buf *out, double r, double lo, double hi)
+{
+	if (isnan(r)) {
+		buf_puts(out, "-");
+		return;
+	}
+	buf_addf(out, "%.3f", r);
+	if (!isnan(lo) && !isnan(hi))
+		buf_addf(out, " [%.3f, %.3f]", lo, hi);
 }
 
 static void row(struct buf *out, const struct ab_result *r,
@@ -123,13 +137,12 @@ static void row(struct buf *out, const struct ab_result *r,
 	fmt_value(out, p->sa.median, r->unit);
 	buf_puts(out, " | ");
 	fmt_value(out, p->sb.median, r->unit);
+	buf_puts(out, " | ");
+	fmt_ratio(out, p->cmp.ratio, p->cmp.ci_lo, p->cmp.ci_hi);
 	if (isnan(p->cmp.ratio))
-		buf_puts(out, " | - | - |");
-	else if (isnan(p->cmp.ci_lo))
-		buf_addf(out, " | %.3f | %.2g |", p->cmp.ratio, p->cmp.p);
+		buf_puts(out, " | - |");
 	else
-		buf_addf(out, " | %.3f [%.3f, %.3f] | %.2g |", p->cmp.ratio,
-			 p->cmp.ci_lo, p->cmp.ci_hi, p->cmp.p);
+		buf_addf(out, " | %.2g |", p->cmp.p);
 	buf_addf(out, " %s |\n", p->verdict ? p->verdict : "-");
 }
 
@@ -189,8 +202,10 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		fmt_value(out, f->per_iter_a, r->unit);
 		buf_puts(out, " -> ");
 		fmt_value(out, f->per_iter_b, r->unit);
-		buf_addf(out, ", B/A %.3f [%.3f, %.3f]\n", f->per_iter_ratio,
-			 f->per_iter_ratio_lo, f->per_iter_ratio_hi);
+		buf_puts(out, ", B/A ");
+		fmt_ratio(out, f->per_iter_ratio, f->per_iter_ratio_lo,
+			  f->per_iter_ratio_hi);
+		buf_putc(out, '\n');
 	}
 	for (i = 0; i < r->npoints; i++) {
 		const struct ab_point *p = &r->points[i];
