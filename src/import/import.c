@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "import/hyperfine.h"
+#include "import/jfr.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -24,6 +26,11 @@
 #define IMPORT_DETECT_BYTES ((size_t)64 << 10)
 
 const struct import_format import_formats[] = {
+	{"jfr",
+	 "JFR method samples: jfr print --json, jfr view hot-methods, .jfr",
+	 NULL, jfr_detect, jfr_parse},
+	{"hyperfine", "hyperfine --export-json results (times in ns)", NULL,
+	 hyperfine_detect, hyperfine_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
