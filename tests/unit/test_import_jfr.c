@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -482,6 +483,53 @@ static void detectors_do_not_misfire(void **state)
 	assert_false(jfr_detect("Method Samples Percent\n", 23));
 }
 
+/* Every fuzz seed of every format (tests/fuzz/corpus/NAME/) is claimed by
+ * the jfr and hyperfine detectors only when NAME is theirs. */
+static void detectors_claim_only_their_own_seeds(void **state)
+{
+	const char *src = getenv("SRC_DIR");
+	char *root = xasprintf("%s/tests/fuzz/corpus", src ? src : ".");
+	DIR *top = opendir(root), *d;
+	struct dirent *f, *g;
+	size_t seeds = 0;
+
+	(void)state;
+	assert_non_null(top);
+	while ((f = readdir(top))) {
+		char *dir = xasprintf("%s/%s", root, f->d_name);
+
+		d = f->d_name[0] == '.' ? NULL : opendir(dir);
+		while (d && (g = readdir(d))) {
+			struct buf b = BUF_INIT;
+			char *file = xasprintf("%s/%s", dir, g->d_name);
+			size_t len;
+
+			if (g->d_name[0] != '.') {
+				slurp(&b, file);
+				len = b.len < 65536 ? b.len : 65536;
+				if (!!jfr_detect(b.ptr, len) !=
+				    !strcmp(f->d_name, "jfr"))
+					fail_msg("jfr_detect is wrong on %s",
+						 file);
+				if (!!hyperfine_detect(b.ptr, len) !=
+				    !strcmp(f->d_name, "hyperfine"))
+					fail_msg("hyperfine_detect is wrong "
+						 "on %s",
+						 file);
+				seeds++;
+			}
+			buf_release(&b);
+			free(file);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	closedir(top);
+	free(root);
+	assert_true(seeds >= 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +543,7 @@ int main(void)
 		cmocka_unit_test(binary_recording_runs_jfr_with_stack_depth),
 		cmocka_unit_test(binary_recording_errors),
 		cmocka_unit_test(detectors_do_not_misfire),
+		cmocka_unit_test(detectors_claim_only_their_own_seeds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
