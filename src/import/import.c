@@ -24,6 +24,15 @@
 #define IMPORT_DETECT_BYTES ((size_t)64 << 10)
 
 const struct import_format import_formats[] = {
+	{"junit", "JUnit/Surefire XML, a file or a directory of TEST-*.xml",
+	 "TEST-*.xml", junit_detect, junit_parse},
+	{"tornado-test", "tornado-test -V output", NULL, tornado_test_detect,
+	 tornado_test_parse},
+	{"benchmark-runner",
+	 "TornadoVM BenchmarkRunner 'Performance: bm=' lines", NULL,
+	 benchmark_runner_detect, benchmark_runner_parse},
+	{"llm", "jitllm/GPULlama3 metrics JSON and --bench json/jsonl", NULL,
+	 llm_detect, llm_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
