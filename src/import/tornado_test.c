@@ -156,7 +156,8 @@ static int test_ran(struct tstate *st, const char *s, struct error *err)
 			  textscan_path(st->path), st->lineno);
 		error_hint(err, "rerun tornado-test with -V (--verbose): "
 				"without it the runner prints no per-test "
-				"lines and tornado-test reports no failures");
+				"lines, and tornado-test exits 0 even when "
+				"tests fail");
 		return GCAMP_EFATAL;
 	}
 	if (!(s = textscan_skip(s, ", Unsupported: ")) ||
