@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "core/stats.h"
 #include "util/xalloc.h"
 
 void record_init(struct record *r)
@@ -379,11 +380,9 @@ static int decode_key(struct record *r, size_t k, const cJSON *it,
 	}
 }
 
-int record_decode(struct record *out, const char *line, size_t len,
-		  struct error *err)
+static int decode(struct record *out, const char *line, size_t len,
+		  unsigned required, struct error *err)
 {
-	const unsigned required = 1u << K_V | 1u << K_RUN | 1u << K_METRIC |
-				  1u << K_VALUE | 1u << K_ENV | 1u << K_AT;
 	const size_t nkeys = sizeof(keys) / sizeof(*keys);
 	const char *end = NULL;
 	unsigned seen = 0;
@@ -426,12 +425,40 @@ int record_decode(struct record *out, const char *line, size_t len,
 				       keys[k]);
 			goto out;
 		}
-	if (out->samples && out->n && (size_t)out->n != out->nsamples)
+	if (out->samples && out->n && (size_t)out->n != out->nsamples) {
 		rc = error_set(err, GCAMP_EFATAL, "n is %ld for %zu samples",
 			       out->n, out->nsamples);
+		goto out;
+	}
+	if (!(seen & 1u << K_VALUE)) {
+		if (!out->nsamples) {
+			rc = error_set(err, GCAMP_EFATAL,
+				       "key 'value' is missing, and there are "
+				       "no samples");
+			goto out;
+		}
+		out->value = stats_median(out->samples, out->nsamples);
+		if (!out->stat)
+			out->stat = xstrdup("median");
+	}
 out:
 	cJSON_Delete(j);
 	if (rc < 0)
 		record_release(out);
 	return rc;
+}
+
+int record_decode(struct record *out, const char *line, size_t len,
+		  struct error *err)
+{
+	return decode(out, line, len,
+		      1u << K_V | 1u << K_RUN | 1u << K_METRIC | 1u << K_VALUE |
+			      1u << K_ENV | 1u << K_AT,
+		      err);
+}
+
+int record_decode_partial(struct record *out, const char *line, size_t len,
+			  struct error *err)
+{
+	return decode(out, line, len, 1u << K_METRIC, err);
 }

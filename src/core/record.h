@@ -81,4 +81,11 @@ cJSON *record_to_json(const struct record *r);
 int record_decode(struct record *out, const char *line, size_t len,
 		  struct error *err);
 
+/* Decodes a partial record, as `measure add --batch` reads them: only
+ * metric is required, and value when there are no samples (else value is
+ * their median and stat "median"). The other keys are checked as by
+ * record_decode; the caller fills run, env and at. */
+int record_decode_partial(struct record *out, const char *line, size_t len,
+			  struct error *err);
+
 #endif
