@@ -46,7 +46,7 @@ need-pkg = $(if $(shell pkg-config --exists $(1) && echo y),,$(error \
 	$(deb.$(1)), or run 'make deps'))
 $(foreach p,$(PKGS),$(call need-pkg,$(p)))
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS)) -lm
 endif
 
 ifeq ($(V),1)
