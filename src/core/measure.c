@@ -28,6 +28,11 @@ static int is_hex40(const char *s, size_t len)
 	return 1;
 }
 
+static int is_hex40_prefix(const char *s)
+{
+	return strspn(s, "0123456789abcdef") == strlen(s);
+}
+
 /* The tip of the notes ref: 0 with *exists set (0 when there is none). */
 static int notes_tip(git_oid *out, int *exists, git_repository *repo,
 		     struct error *err)
@@ -58,11 +63,28 @@ static int commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
 	return rc;
 }
 
+/* 1 when tree holds a fan-out folder (two hex digits) */
+static int has_fanout(const git_tree *tree)
+{
+	size_t i, n = git_tree_entrycount(tree);
+
+	for (i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+		    strlen(name) == 2 && is_hex40_prefix(name))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Finds the note of commit hex in a notes tree, following the fan-out
  * subtrees git makes ("ab/cdef..."): 1 with the blob in *blob and its
- * path in *path, or 0 when there is none; *path then holds the deepest
- * fan-out folder on the way ("" or "ab/" ...), where a new note belongs.
+ * path in *path, or 0 when there is none; *path then holds the fan-out
+ * folder where a new note belongs ("" or "ab/" ...): the folders on the
+ * way, and a new one where its level has other fan-out folders.
  */
 static int find_note(git_oid *blob, struct buf *path, git_repository *repo,
 		     git_tree *root, const char *hex, struct error *err)
@@ -87,6 +109,11 @@ static int find_note(git_oid *blob, struct buf *path, git_repository *repo,
 		memcpy(pre, hex + off, 2);
 		pre[2] = '\0';
 		e = git_tree_entry_byname(tree, pre);
+		if (!e && has_fanout(tree)) {
+			/* git fans out every note of a level alike */
+			buf_addf(path, "%s/", pre);
+			break;
+		}
 		if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
 			break;
 		if ((rc = git_tree_lookup(&sub, repo, git_tree_entry_id(e))) <
