@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "import/nvidia.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -24,6 +25,10 @@
 #define IMPORT_DETECT_BYTES ((size_t)64 << 10)
 
 const struct import_format import_formats[] = {
+	{"ncu", "Nsight Compute: ncu --csv (details or raw page), or its text",
+	 NULL, ncu_detect, ncu_parse},
+	{"nsys", "Nsight Systems: nsys stats --format csv summary reports",
+	 NULL, nsys_detect, nsys_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
