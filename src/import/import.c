@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "import/nvidia.h"
+#include "import/hyperfine.h"
+#include "import/jfr.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -29,6 +31,11 @@ const struct import_format import_formats[] = {
 	 NULL, ncu_detect, ncu_parse},
 	{"nsys", "Nsight Systems: nsys stats --format csv summary reports",
 	 NULL, nsys_detect, nsys_parse},
+	{"jfr",
+	 "JFR method samples: jfr print --json, jfr view hot-methods, .jfr",
+	 NULL, jfr_detect, jfr_parse},
+	{"hyperfine", "hyperfine --export-json results (times in ns)", NULL,
+	 hyperfine_detect, hyperfine_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
