@@ -36,6 +36,15 @@ const struct import_format import_formats[] = {
 	 NULL, jfr_detect, jfr_parse},
 	{"hyperfine", "hyperfine --export-json results (times in ns)", NULL,
 	 hyperfine_detect, hyperfine_parse},
+	{"junit", "JUnit/Surefire XML, a file or a directory of TEST-*.xml",
+	 "TEST-*.xml", junit_detect, junit_parse},
+	{"tornado-test", "tornado-test -V output", NULL, tornado_test_detect,
+	 tornado_test_parse},
+	{"benchmark-runner",
+	 "TornadoVM BenchmarkRunner 'Performance: bm=' lines", NULL,
+	 benchmark_runner_detect, benchmark_runner_parse},
+	{"llm", "jitllm/GPULlama3 metrics JSON and --bench json/jsonl", NULL,
+	 llm_detect, llm_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
