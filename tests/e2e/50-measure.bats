@@ -373,3 +373,38 @@ hint: choose one with --config profiler=VALUE, or show them all with --cross-con
 			fail "format $f is not in git-campaign-measure.1.scd"
 	done
 }
+
+@test "import writes every record of a tool's output in one notes commit" {
+	F=$SRC_DIR/tests/fixtures
+	run --separate-stderr git campaign measure import "$F/hyperfine/sleep-two-commands.json" --json
+	assert_clean
+	[ "$(jq .records <<<"$output")" -gt 1 ]
+	n=$(jq .records <<<"$output")
+	[ "$(notes_commits)" = 1 ]
+	[ "$(git notes --ref campaign show | grep -c '"source":"hyperfine"')" = "$n" ]
+	[ "$(git notes --ref campaign show | grep -c '"profiler":"off"')" = "$n" ]
+	[ "$(rows)" = "$n" ]
+	run git reflog show -1 --format=%gs refs/notes/campaign
+	assert_output 'campaign: measure import'
+	# ncu: a profiler, keyed by kernel and launch; --config is added
+	git campaign measure import - --config model=x <"$F/ncu/h200-vadd-import-details.csv" >/dev/null
+	[ "$(notes_commits)" = 2 ]
+	run git notes --ref campaign show
+	assert_line --partial '"kernel":"vadd","launch":"1","model":"x","profiler":"ncu"'
+	# a directory of TEST-*.xml files, with its format named
+	git campaign measure import "$F/junit/dir" --format junit --commit HEAD >/dev/null
+	[ "$(notes_commits)" = 3 ]
+	[ "$(git notes --ref campaign show | grep -c '"source":"junit"')" -gt 0 ]
+}
+
+@test "an import the importer refuses writes nothing and exits 128" {
+	F=$SRC_DIR/tests/fixtures
+	run --separate-stderr git campaign measure import "$F/ncu/err-nvgpuctrperm.txt"
+	assert_fatal 'ERR_NVGPUCTRPERM'
+	[ "$(notes_commits)" = 0 ]
+	[ "$(rows)" = 0 ]
+	printf '{"results": [{"command": "x", "times": "no"}]}\n' >bad.json
+	run --separate-stderr git campaign measure import bad.json --format hyperfine
+	assert_fatal 'bad.json'
+	[ "$(notes_commits)" = 0 ]
+}
