@@ -23,6 +23,8 @@ struct command {
 
 static const struct command commands[] = {
 	{"config", cmd_config, "read and write the campaign's settings"},
+	{"env", cmd_env,
+	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"measure", cmd_measure,
 	 "numbers attached to commits: add, import, show, log, compare"},
