@@ -132,19 +132,23 @@ say "timing ($RUNS runs each, medians)"
 read -r git_ms git_cpu < <(timed 'git log --oneline | wc -l')
 read -r log_ms log_cpu < <(timed 'git campaign measure log m0 | wc -l')
 
-# a 1,000-record run: each timed add writes one notes commit
+# a 1,000-record run: each timed add writes one notes commit, on the next
+# commit down the history (each already holds PER_COMMIT records)
 awk -v n="$BATCH" 'BEGIN {
 	for (i = 0; i < n; i++)
 		printf "{\"metric\":\"kernel%d\",\"value\":%d.5,\"unit\":\"ns\",\"better\":\"lower\",\"config\":{\"launch\":\"%d\"}}\n", i % 50, 1000 + i, i
 }' >"$TMP/batch.jsonl"
+echo 1 >"$TMP/next"
 before=$(git rev-list --count refs/notes/campaign)
-read -r add_ms add_cpu < <(timed "git campaign measure add --batch '$TMP/batch.jsonl' --commit HEAD~1")
+read -r add_ms add_cpu < <(timed "n=\$(cat '$TMP/next'); echo \$((n + 1)) >'$TMP/next'; git campaign measure add --batch '$TMP/batch.jsonl' --commit HEAD~\$n")
 after=$(git rev-list --count refs/notes/campaign)
 [ $((after - before)) -eq $((WARMUP + RUNS)) ] ||
 	die "$((after - before)) notes commits for $((WARMUP + RUNS)) adds"
 lines=$(git notes --ref campaign show HEAD~1 | wc -l)
-[ "$lines" -eq $((PER_COMMIT + BATCH * (WARMUP + RUNS))) ] ||
+[ "$lines" -eq $((PER_COMMIT + BATCH)) ] ||
 	die "the note on HEAD~1 has $lines lines"
+rows=$(git campaign measure log kernel7 --config launch=7 | wc -l)
+[ "$rows" -eq $((WARMUP + RUNS)) ] || die "kernel7 has $rows rows"
 
 awk -v g="$git_ms" -v l="$log_ms" -v a="$add_ms" -v ix="$index_ms" \
 	-v gc="$git_cpu" -v lc="$log_cpu" -v ac="$add_cpu" \

@@ -698,6 +698,9 @@ static int move_ref(struct ctx *ctx, git_repository *repo, int existed,
 		rc = git_reference_create(&ref, repo, MEASURE_NOTES_REF, new, 0,
 					  msg);
 	git_reference_free(ref);
+	/* another writer moved the ref since we read it: try again */
+	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
+		return 1;
 	if (rc < 0) {
 		rc = error_git(&ctx->err, rc, "cannot update '%s'",
 			       MEASURE_NOTES_REF);
@@ -709,48 +712,37 @@ static int move_ref(struct ctx *ctx, git_repository *repo, int existed,
 	return rc;
 }
 
-int measure_append(struct ctx *ctx, const git_oid *commit,
-		   const struct record *recs, size_t n, const char *why)
+/* One attempt: 0, 1 when another writer moved the ref first (nothing was
+ * written), or a negative code. */
+static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
+		       const git_oid *commit, const struct record *recs,
+		       const struct strvec *lines, const char *keep,
+		       const char *why)
 {
-	struct strvec lines = STRVEC_INIT;
-	char hex[HEXSZ + 1], *keep = NULL;
-	git_repository *repo;
+	char hex[HEXSZ + 1];
 	struct indexer ix;
-	struct db *db;
 	git_oid tip, new_tip;
 	size_t i;
 	int exists = 0, rc, moved = 0;
 
 	memset(&ix, 0, sizeof(ix));
 	git_oid_tostr(hex, sizeof(hex), commit);
-	for (i = 0; i < n; i++) {
-		struct buf b = BUF_INIT;
-
-		if ((rc = record_encode(&b, &recs[i], &ctx->err)) < 0) {
-			buf_release(&b);
-			goto out;
-		}
-		strvec_push_owned(&lines, buf_detach(&b));
-	}
-	keep = xmalloc(n ? n : 1);
-	mark_duplicates(keep, lines.v, n);
-	if ((rc = open_store(&repo, &db, ctx)) < 0 ||
-	    (rc = db_begin(db, &ctx->err)) < 0)
-		goto out;
+	if ((rc = db_begin(db, &ctx->err)) < 0)
+		return rc;
 	if ((rc = notes_tip(&tip, &exists, repo, &ctx->err)) < 0 ||
 	    (rc = index_sync(ctx, repo, db, &tip, exists, 0)) < 0 ||
 	    (rc = write_notes_commit(&new_tip, ctx, repo, &tip, exists, hex,
-				     &lines, keep, why)) < 0 ||
+				     lines, keep, why)) < 0 ||
 	    (rc = indexer_init(&ix, db, repo, &ctx->err)) < 0)
 		goto fail;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < lines->nr; i++)
 		if (keep[i] &&
-		    (rc = index_record(&ix, hex, &recs[i], lines.v[i],
-				       strlen(lines.v[i]))) < 0)
+		    (rc = index_record(&ix, hex, &recs[i], lines->v[i],
+				       strlen(lines->v[i]))) < 0)
 			goto fail;
 	git_oid_tostr(hex, sizeof(hex), &new_tip);
 	if ((rc = meta_set(db, hex, &ctx->err)) < 0 ||
-	    (rc = move_ref(ctx, repo, exists, &tip, &new_tip, why)) < 0)
+	    (rc = move_ref(ctx, repo, exists, &tip, &new_tip, why)) != 0)
 		goto fail;
 	moved = 1;
 	if ((rc = db_commit(db, &ctx->err)) < 0)
@@ -762,6 +754,40 @@ fail:
 		restore_ref(repo, exists, &tip, &new_tip, why);
 out:
 	indexer_release(&ix);
+	return rc;
+}
+
+int measure_append(struct ctx *ctx, const git_oid *commit,
+		   const struct record *recs, size_t n, const char *why)
+{
+	struct strvec lines = STRVEC_INIT;
+	git_repository *repo;
+	struct db *db;
+	char *keep = NULL;
+	size_t i;
+	int rc, tries;
+
+	for (i = 0; i < n; i++) {
+		struct buf b = BUF_INIT;
+
+		if ((rc = record_encode(&b, &recs[i], &ctx->err)) < 0) {
+			buf_release(&b);
+			goto out;
+		}
+		strvec_push_owned(&lines, buf_detach(&b));
+	}
+	keep = xmalloc(n ? n : 1);
+	mark_duplicates(keep, lines.v, n);
+	if ((rc = open_store(&repo, &db, ctx)) < 0)
+		goto out;
+	for (tries = 0; tries < 5; tries++)
+		if ((rc = append_once(ctx, repo, db, commit, recs, &lines, keep,
+				      why)) <= 0)
+			goto out;
+	rc = error_set(&ctx->err, GCAMP_EFATAL,
+		       "cannot update '%s': it kept moving under us",
+		       MEASURE_NOTES_REF);
+out:
 	strvec_clear(&lines);
 	free(keep);
 	return rc;

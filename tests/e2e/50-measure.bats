@@ -408,3 +408,17 @@ hint: choose one with --config profiler=VALUE, or show them all with --cross-con
 	assert_fatal 'bad.json'
 	[ "$(notes_commits)" = 0 ]
 }
+
+@test "concurrent adds all land, each in its own notes commit" {
+	for i in 1 2 3 4 5 6; do
+		git campaign measure add race "$i" >/dev/null &
+	done
+	wait
+	[ "$(notes_commits)" = 6 ]
+	[ "$(git notes --ref campaign show | wc -l)" = 6 ]
+	[ "$(rows "metric = 'race'")" = 6 ]
+	for i in 1 2 3 4 5 6; do
+		git notes --ref campaign show | grep -q "\"value\":$i," ||
+			fail "value $i is missing"
+	done
+}
