@@ -45,7 +45,8 @@ static void config_diff_keys(struct strvec *out, char *const *cfgs, size_t n)
 
 	for (i = 0; i < n; i++) {
 		js[i] = cJSON_Parse(cfgs[i]);
-		cJSON_ArrayForEach(e, js[i]) strvec_push(&keys, e->string);
+		for (e = js[i] ? js[i]->child : NULL; e; e = e->next)
+			strvec_push(&keys, e->string);
 	}
 	strvec_sort(&keys);
 	for (k = 0; k < keys.nr; k++) {
