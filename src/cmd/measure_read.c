@@ -237,16 +237,18 @@ static void print_log_json(const struct measure_series *s,
 
 /* This machine's env id, without storing the fingerprint: reading writes
  * nothing it need not (the index aside). */
-static int current_env(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
-		       const char *backend)
+static int current_env(char out[FINGERPRINT_ID_LEN + 1], cJSON **json,
+		       struct ctx *ctx, const char *backend)
 {
 	struct fingerprint_opts fo = {backend, 0};
 	struct fingerprint fp;
 	int rc;
 
 	memset(&fp, 0, sizeof(fp));
-	if ((rc = fingerprint_collect(&fp, ctx, &fo)) == 0)
+	if ((rc = fingerprint_collect(&fp, ctx, &fo)) == 0) {
 		memcpy(out, fp.id, FINGERPRINT_ID_LEN + 1);
+		*json = fingerprint_to_json(&fp);
+	}
 	fingerprint_release(&fp);
 	return rc;
 }
@@ -258,6 +260,7 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	struct measure_log_opts o;
 	const char *backend = NULL;
 	char env[FINGERPRINT_ID_LEN + 1];
+	cJSON *env_json = NULL;
 	int json = 0, cross_env = 0, cross_config = 0, status = 0;
 	const struct option opts[] = {
 		OPT_LIST(0, "config", &config, "K=V",
@@ -287,9 +290,10 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	o.config = &config;
 	o.cross_config = cross_config;
 	if (measure_cmd_campaign(ctx) < 0 ||
-	    (!cross_env && current_env(env, ctx, backend) < 0))
+	    (!cross_env && current_env(env, &env_json, ctx, backend) < 0))
 		goto fail;
 	o.env = cross_env ? NULL : env;
+	o.env_json = env_json;
 	if (measure_log(&s, ctx, &o) < 0)
 		goto fail;
 	if (json)
@@ -300,6 +304,7 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 fail:
 	status = cmd_fail(ctx);
 out:
+	cJSON_Delete(env_json);
 	measure_series_release(&s);
 	strvec_clear(&config);
 	return status;

@@ -82,6 +82,7 @@ struct measure_log_opts {
 	const char *metric;
 	const char *range;	     /* "A..B", a revision, or NULL: HEAD */
 	const char *env;	     /* only this env; NULL: all (crossing) */
+	const cJSON *env_json;	     /* env's fingerprint JSON, or NULL */
 	const struct strvec *config; /* "k=v" every record must have */
 	int cross_config;	     /* allow several configs */
 };

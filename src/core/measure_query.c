@@ -85,15 +85,29 @@ static void join_keys(struct buf *out, const struct strvec *keys)
 
 /* The identity keys that differ between envs a and b, as "'k', ..."; when
  * a fingerprint is not known here, says so. */
+/* The fingerprint JSON of env id: a copy of known when it is that env's
+ * (this machine's, not stored yet), else loaded. */
+static int load_env(cJSON **out, struct ctx *ctx, const char *id,
+		    const cJSON *known)
+{
+	const cJSON *kid = cJSON_GetObjectItemCaseSensitive(known, "id");
+
+	if (cJSON_IsString(kid) && !strcmp(kid->valuestring, id)) {
+		*out = cJSON_Duplicate(known, 1);
+		return 0;
+	}
+	return fingerprint_load_json(out, ctx, id);
+}
+
 static void env_diff(struct buf *out, struct ctx *ctx, const char *a,
-		     const char *b)
+		     const char *b, const cJSON *known)
 {
 	struct strvec keys = STRVEC_INIT;
 	cJSON *ja = NULL, *jb = NULL;
 	struct error saved = ctx->err;
 
-	if (fingerprint_load_json(&ja, ctx, a) < 0 ||
-	    fingerprint_load_json(&jb, ctx, b) < 0) {
+	if (load_env(&ja, ctx, a, known) < 0 ||
+	    load_env(&jb, ctx, b, known) < 0) {
 		buf_addf(out, "(the fingerprint of '%s' is not known here)",
 			 ja ? b : a);
 	} else {
@@ -411,11 +425,12 @@ static int load_unit(struct measure_series *s, struct ctx *ctx, struct db *db,
 }
 
 static int refuse_other_env(struct ctx *ctx, const char *metric,
-			    const char *env, const char *other, int nother)
+			    const char *env, const char *other, int nother,
+			    const cJSON *known)
 {
 	struct buf keys = BUF_INIT;
 
-	env_diff(&keys, ctx, env, other);
+	env_diff(&keys, ctx, env, other, known);
 	error_set(&ctx->err, GCAMP_EREFUSED,
 		  "'%s' was not measured on this machine (env %s): %d other "
 		  "env%s measured it; env %s differs in %s",
@@ -448,7 +463,8 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 			      &other)) < 0)
 		goto out;
 	if (!out->ngroups && nother) {
-		rc = refuse_other_env(ctx, o->metric, o->env, other, nother);
+		rc = refuse_other_env(ctx, o->metric, o->env, other, nother,
+				      o->env_json);
 		goto out;
 	}
 	if (!out->ngroups) {
@@ -622,7 +638,7 @@ static int refuse_groups(struct ctx *ctx, const struct measure_compare_opts *o,
 	buf_addf(&msg, "refusing to compare '%s' of '%s' and '%s'",
 		 a->r->metric, o->name_a, o->name_b);
 	if (envs) {
-		env_diff(&keys, ctx, a->r->env, b->r->env);
+		env_diff(&keys, ctx, a->r->env, b->r->env, NULL);
 		buf_addf(&msg, ": envs %s and %s differ in %s", a->r->env,
 			 b->r->env, keys.ptr);
 	}
