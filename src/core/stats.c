@@ -1,7 +1,8 @@
 /* The statistics module: summaries, the Mann-Whitney U test, Hodges-Lehmann
- * intervals and Theil-Sen fits, as benchstat computes them (measurement.md
- * §3). Scratch memory is allocated and freed inside each call. */
+ * intervals and the Holm adjustment, as benchstat computes them
+ * (measurement.md §3); fits and bootstraps are in stats_fit.c. */
 #include "core/stats.h"
+#include "core/stats_int.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,25 +15,24 @@
  * (measurement.md §3 item 5, as asv and benchstat's exact tables do). */
 #define EXACT_MAX 40
 
-static int cmp_double(const void *pa, const void *pb)
+int stats_cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
 
 	return (a > b) - (a < b);
 }
 
-static double *sorted_copy(const double *x, size_t n)
+double *stats_sorted_copy(const double *x, size_t n)
 {
 	double *s = xmalloc((n ? n : 1) * sizeof(*s));
 
 	if (n)
 		memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	return s;
 }
 
-/* R type 7 on sorted values s[0..n), n >= 1, 0 <= q <= 1. */
-static double quantile_sorted(const double *s, size_t n, double q)
+double stats_quantile_sorted(const double *s, size_t n, double q)
 {
 	double h = (double)(n - 1) * q;
 	size_t lo = (size_t)floor(h);
@@ -48,8 +48,8 @@ double stats_quantile(const double *x, size_t n, double q)
 
 	if (!n || !(q >= 0 && q <= 1))
 		return NAN;
-	s = sorted_copy(x, n);
-	v = quantile_sorted(s, n, q);
+	s = stats_sorted_copy(x, n);
+	v = stats_quantile_sorted(s, n, q);
 	free(s);
 	return v;
 }
@@ -126,7 +126,7 @@ static void quantile_ci_sorted(double *out_lo, double *out_hi, const double *s,
 void stats_quantile_ci(double *out_lo, double *out_hi, const double *x,
 		       size_t n, double q)
 {
-	double *s = sorted_copy(x, n);
+	double *s = stats_sorted_copy(x, n);
 
 	quantile_ci_sorted(out_lo, out_hi, s, n, q);
 	free(s);
@@ -139,8 +139,8 @@ static double mad_sorted(double *s, size_t n, double m)
 
 	for (i = 0; i < n; i++)
 		s[i] = fabs(s[i] - m);
-	qsort(s, n, sizeof(*s), cmp_double);
-	return quantile_sorted(s, n, 0.5);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
+	return stats_quantile_sorted(s, n, 0.5);
 }
 
 double stats_mad(const double *x, size_t n)
@@ -149,8 +149,8 @@ double stats_mad(const double *x, size_t n)
 
 	if (!n)
 		return NAN;
-	s = sorted_copy(x, n);
-	m = quantile_sorted(s, n, 0.5);
+	s = stats_sorted_copy(x, n);
+	m = stats_quantile_sorted(s, n, 0.5);
 	v = mad_sorted(s, n, m);
 	free(s);
 	return v;
@@ -166,12 +166,12 @@ void stats_summarize(struct stats_summary *out, const double *x, size_t n)
 	out->p10 = out->p90 = out->ci_lo = out->ci_hi = out->mad = NAN;
 	if (!n)
 		return;
-	s = sorted_copy(x, n);
+	s = stats_sorted_copy(x, n);
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->median = quantile_sorted(s, n, 0.5);
-	out->p10 = quantile_sorted(s, n, 0.1);
-	out->p90 = quantile_sorted(s, n, 0.9);
+	out->median = stats_quantile_sorted(s, n, 0.5);
+	out->p10 = stats_quantile_sorted(s, n, 0.1);
+	out->p90 = stats_quantile_sorted(s, n, 0.9);
 	quantile_ci_sorted(&out->ci_lo, &out->ci_hi, s, n, 0.5);
 	/* two passes: the sum of squared deviations, not E[x^2] - E[x]^2 */
 	for (i = 0; i < n; i++)
@@ -496,8 +496,8 @@ int stats_hodges_lehmann(double *out_shift, double *out_lo, double *out_hi,
 	*out_shift = *out_lo = *out_hi = NAN;
 	if (!na || !nb)
 		return -1;
-	sa = sorted_copy(a, na);
-	sb = sorted_copy(b, nb);
+	sa = stats_sorted_copy(a, na);
+	sb = stats_sorted_copy(b, nb);
 	if (m % 2)
 		*out_shift = kth_diff(sa, na, sb, nb, m / 2 + 1);
 	else
@@ -557,40 +557,44 @@ out:
 	free(lb);
 }
 
-/*
- * Theil-Sen (Sen 1968): the slope is the median of the slopes
- * (y[j] - y[i]) / (x[j] - x[i]) over all pairs with x[i] != x[j], which
- * tolerates up to 29% of wild points; the intercept is the median of
- * y - slope x (scipy.stats.theilslopes with method="joint"; its default,
- * "separate", takes median(y) - slope median(x) instead).
- */
-int stats_theil_sen(double *out_intercept, double *out_slope, const double *x,
-		    const double *y, size_t n)
-{
-	double *slopes = NULL, *res = NULL, slope;
-	size_t i, j, m = 0;
-	int rc = -1;
+struct ranked_p {
+	double p;
+	size_t i;
+};
 
-	*out_intercept = *out_slope = NAN;
-	if (n < 2)
-		goto out;
-	slopes = xmalloc(n * (n - 1) / 2 * sizeof(*slopes));
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (x[j] != x[i])
-				slopes[m++] = (y[j] - y[i]) / (x[j] - x[i]);
+static int cmp_ranked_p(const void *pa, const void *pb)
+{
+	const struct ranked_p *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * Holm-Bonferroni: with the m p-values in ascending order p(1) <= ... <=
+ * p(m), the adjusted value of p(j) is the running maximum over i <= j of
+ * (m - i + 1) p(i), capped at 1. Rejecting where the adjusted p < alpha
+ * holds the family-wise error rate at alpha (R's p.adjust "holm").
+ */
+void stats_holm(double *out, const double *p, size_t m)
+{
+	struct ranked_p *r;
+	double run = 0;
+	size_t i;
+
 	if (!m)
-		goto out;
-	qsort(slopes, m, sizeof(*slopes), cmp_double);
-	slope = quantile_sorted(slopes, m, 0.5);
-	res = xmalloc(n * sizeof(*res));
-	for (i = 0; i < n; i++)
-		res[i] = y[i] - slope * x[i];
-	*out_slope = slope;
-	*out_intercept = stats_median(res, n);
-	rc = 0;
-out:
-	free(slopes);
-	free(res);
-	return rc;
+		return;
+	r = xmalloc(m * sizeof(*r));
+	for (i = 0; i < m; i++)
+		r[i] = (struct ranked_p){p[i], i};
+	qsort(r, m, sizeof(*r), cmp_ranked_p);
+	for (i = 0; i < m; i++) {
+		double v = (double)(m - i) * r[i].p;
+
+		if (v > run)
+			run = v;
+		out[r[i].i] = run < 1 ? run : 1;
+	}
+	free(r);
 }

@@ -454,6 +454,143 @@ static void theil_sen_fits(void **state)
 	assert_int_equal(stats_theil_sen(&a, &b, x2, y2, 0), -1);
 }
 
+static void holm_adjusts_as_r(void **state)
+{
+	/* R: p.adjust(c(0.01, 0.02, 0.03, 0.04, 0.05), "holm") =
+	 * 0.05 0.08 0.09 0.09 0.09 */
+	double p[] = {0.01, 0.02, 0.03, 0.04, 0.05};
+	static const double want[] = {0.05, 0.08, 0.09, 0.09, 0.09};
+	/* holm(): ties and an unsorted input; adjusted in place */
+	double q[] = {0.04, 0.001, 0.03, 0.2, 0.001};
+	static const double wantq[] = {0.09, 0.005, 0.09, 0.2, 0.005};
+	double big[] = {0.5, 0.6};
+	size_t i;
+
+	(void)state;
+	stats_holm(p, p, 5);
+	for (i = 0; i < 5; i++)
+		assert_close(p[i], want[i]);
+	stats_holm(q, q, 5);
+	for (i = 0; i < 5; i++)
+		assert_close(q[i], wantq[i]);
+	stats_holm(big, big, 2);
+	assert_close(big[0], 1);
+	assert_close(big[1], 1);
+	stats_holm(big, big, 0);
+}
+
+static void trend_detects_drift(void **state)
+{
+	static const double up[] = {10.0, 10.2, 10.1, 10.4,
+				    10.3, 10.6, 10.5, 10.8};
+	static const double flat[] = {10.2, 10.0,  10.3,  10.1,
+				      10.4, 10.05, 10.25, 10.15};
+	static const double tied[] = {5.0, 5.0, 5.1, 5.0, 5.2, 5.1, 5.3};
+	static const double same[] = {3, 3, 3};
+	double d40[41], tau;
+	size_t i;
+
+	(void)state;
+	/* trend_exact (all 8! orders), and trend_exact_big agrees */
+	assert_close(stats_trend(&tau, up, 8), 0.005505952380952381);
+	assert_close(tau, 0.7857142857142857);
+	assert_close(stats_trend(&tau, flat, 8), 0.9048611111111111);
+	assert_close(tau, 0.07142857142857142);
+	/* ties: trend_normal (tau-b); all 7! orders would give 0.0524 */
+	assert_close(stats_trend(&tau, tied, 7), 0.05673822137519342);
+	assert_close(tau, 0.6880329612324521);
+	/* d40[i] = 100 + (17 i mod 40) + 0.05 i: trend_exact_big at the
+	 * largest exact size */
+	for (i = 0; i < 40; i++)
+		d40[i] = 100 + (double)((17 * i) % 40) + 0.05 * (double)i;
+	assert_close(stats_trend(&tau, d40, 40), 0.6853411881688679);
+	assert_close(tau, -0.046153846153846156);
+	/* 41 values, mod 41: trend_normal */
+	for (i = 0; i < 41; i++)
+		d40[i] = 100 + (double)((17 * i) % 41) + 0.05 * (double)i;
+	assert_close(stats_trend(&tau, d40, 41), 0.8135330043961142);
+	assert_close(tau, 0.026829268292682926);
+	assert_close(stats_trend(&tau, same, 3), 1);
+	assert_nan(tau);
+	assert_close(stats_trend(NULL, up, 1), 1);
+}
+
+/* A sweep at 64, 512, 4096 iterations, 5 runs each: B saves 10% per
+ * iteration (0.002 -> 0.0018) and keeps the fixed cost; the runs are
+ * interleaved as the A/B runs them. */
+static const double sw_x[] = {64,   512, 4096, 64,   512, 4096, 64,  512,
+			      4096, 64,	 512,  4096, 64,  512,	4096};
+static const double sw_ya[] = {0.608, 1.537, 8.688, 0.631, 1.51,
+			       8.702, 0.654, 1.524, 8.675, 0.618,
+			       1.547, 8.698, 0.641, 1.52,  8.712};
+static const double sw_yb[] = {0.6252, 1.4186, 7.8818, 0.6192, 1.4316,
+			       7.8698, 0.6072, 1.4256, 7.8828, 0.6202,
+			       1.4136, 7.8768, 0.6142, 1.4266, 7.8648};
+
+static void sweep_separates_fixed_and_per_iteration(void **state)
+{
+	struct stats_sweep s, t;
+
+	(void)state;
+	/* sweep(xa, ya, xb, yb, 200, 42) */
+	assert_int_equal(stats_sweep_compare(&s, sw_x, sw_ya, 15, sw_x, sw_yb,
+					     15, 200, 42),
+			 0);
+	assert_close(s.d_fixed, 0.0010000000000000009);
+	assert_close(s.d_per_iter, -0.00019999999999999966);
+	assert_close(s.per_iter_ratio, 0.9000000000000001);
+	assert_close(s.d_fixed_lo, -0.014872321428571261);
+	assert_close(s.d_fixed_hi, 0.015200694444443729);
+	assert_close(s.d_per_iter_lo, -0.00020497581845238077);
+	assert_close(s.d_per_iter_hi, -0.00019525669642857148);
+	assert_close(s.per_iter_ratio_lo, 0.8977267030562852);
+	assert_close(s.per_iter_ratio_hi, 0.9021395609005733);
+	assert_close(s.fixed_b - s.fixed_a, s.d_fixed);
+	/* the same seed, the same numbers; no resamples, no CIs */
+	(void)stats_sweep_compare(&t, sw_x, sw_ya, 15, sw_x, sw_yb, 15, 200,
+				  42);
+	assert_memory_equal(&s, &t, sizeof(s));
+	assert_int_equal(stats_sweep_compare(&t, sw_x, sw_ya, 15, sw_x, sw_yb,
+					     15, 0, 42),
+			 0);
+	assert_close(t.d_per_iter, s.d_per_iter);
+	assert_nan(t.d_fixed_lo);
+	/* one iteration count only: no line */
+	assert_int_equal(stats_sweep_compare(&t, sw_x, sw_ya, 1, sw_x, sw_yb,
+					     15, 200, 42),
+			 -1);
+	assert_nan(t.d_fixed);
+	{
+		static const double one_x[] = {64, 64, 64};
+
+		assert_int_equal(stats_sweep_compare(&t, one_x, sw_ya, 3, sw_x,
+						     sw_yb, 15, 10, 1),
+				 -1);
+	}
+}
+
+static void bootstrap_ratio_of_medians(void **state)
+{
+	static const double ha[] = {41.2, 41.7, 41.9, 41.5, 42.0,
+				    41.3, 41.8, 41.6, 42.4, 41.1};
+	static const double hb[] = {40.1, 40.6, 39.9, 40.4, 41.0,
+				    40.2, 40.8, 40.0, 40.5, 41.6};
+	static const double zero[] = {1, 0};
+	double lo, hi;
+
+	(void)state;
+	/* boot_ratio(ha, hb, 1000, 7) */
+	assert_int_equal(
+		stats_bootstrap_ratio(&lo, &hi, ha, 10, hb, 10, 1000, 7), 0);
+	assert_close(lo, 0.9604065435002832);
+	assert_close(hi, 0.9831325301204819);
+	assert_int_equal(
+		stats_bootstrap_ratio(&lo, &hi, zero, 2, hb, 10, 100, 7), -1);
+	assert_nan(lo);
+	assert_int_equal(stats_bootstrap_ratio(&lo, &hi, ha, 10, hb, 10, 0, 7),
+			 -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +606,10 @@ int main(void)
 		cmocka_unit_test(hodges_lehmann_intervals),
 		cmocka_unit_test(compare_ratio_and_interval),
 		cmocka_unit_test(theil_sen_fits),
+		cmocka_unit_test(holm_adjusts_as_r),
+		cmocka_unit_test(trend_detects_drift),
+		cmocka_unit_test(sweep_separates_fixed_and_per_iteration),
+		cmocka_unit_test(bootstrap_ratio_of_medians),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
@@ -571,4 +712,94 @@ int main(void)
  *           for j in range(i + 1, len(x)) if x[i] != x[j]]
  *     b = statistics.median(sl)
  *     return statistics.median([yy - b * xx for xx, yy in zip(x, y)]), b
+ *
+ * def holm(p):
+ *     m = len(p); o = sorted(range(m), key=lambda i: (p[i], i))
+ *     out = [0] * m; run = 0
+ *     for j, i in enumerate(o):
+ *         run = max(run, (m - j) * p[i]); out[i] = min(1.0, run)
+ *     return out
+ *
+ * def trend_exact(x):                    # every ordering of the values
+ *     n = len(x); sgn = lambda v: (v > 0) - (v < 0)
+ *     S = lambda v: sum(sgn(v[j] - v[i]) for i in range(n)
+ *                       for j in range(i + 1, n))
+ *     s = S(x); le = ge = tot = 0
+ *     for perm in itertools.permutations(x):
+ *         t = S(perm); tot += 1; le += t <= s; ge += t >= s
+ *     return min(1.0, float(2 * F(min(le, ge), tot))), s / (n * (n - 1) / 2)
+ *
+ * def mahonian(n):                       # permutations of n by inversions
+ *     w = [1]
+ *     for k in range(2, n + 1):
+ *         nw = [0] * (len(w) + k - 1)
+ *         for v, c in enumerate(w):
+ *             for j in range(k): nw[v + j] += c
+ *         w = nw
+ *     return w
+ *
+ * def trend_exact_big(x):                # no ties: S = n0 - 2 I
+ *     n = len(x)
+ *     inv = sum(1 for i in range(n) for j in range(i + 1, n) if x[j] < x[i])
+ *     w = mahonian(n); tot = sum(w)
+ *     le = sum(w[:inv + 1]); ge = sum(w[inv:])
+ *     return min(1.0, float(2 * F(min(le, ge), tot)))
+ *
+ * def trend_normal(x):
+ *     n = len(x)
+ *     s = sum((x[j] > x[i]) - (x[j] < x[i]) for i in range(n)
+ *             for j in range(i + 1, n))
+ *     ts = [x.count(v) for v in set(x)]
+ *     var = (n * (n - 1) * (2 * n + 5)
+ *            - sum(t * (t - 1) * (2 * t + 5) for t in ts)) / 18
+ *     n0 = n * (n - 1) / 2; n1 = sum(t * (t - 1) / 2 for t in ts)
+ *     z = (abs(s) - 1) / math.sqrt(var)
+ *     return (1.0 if z <= 0 else min(1.0, math.erfc(z / math.sqrt(2))),
+ *             s / math.sqrt(n0 * (n0 - n1)))
+ *
+ * M64 = 2 ** 64 - 1
+ * class SplitMix:                        # seed 1234567 gives the published
+ *     def __init__(self, seed): self.s = seed  # 6457827717110365317,
+ *     def next(self):                    # 3203168211198807973, ...
+ *         self.s = (self.s + 0x9e3779b97f4a7c15) & M64; z = self.s
+ *         z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+ *         z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+ *         return z ^ (z >> 31)
+ *
+ * def ts7(x, y):                         # Theil-Sen with type-7 medians
+ *     sl = sorted((y[j] - y[i]) / (x[j] - x[i]) for i in range(len(x))
+ *                 for j in range(i + 1, len(x)) if x[i] != x[j])
+ *     b = type7(sl, 0.5)
+ *     return type7([yy - b * xx for xx, yy in zip(x, y)], 0.5), b
+ *
+ * def sweep(xa, ya, xb, yb, nboot, seed):
+ *     rng = SplitMix(seed); arms = []
+ *     for x, y in ((xa, ya), (xb, yb)):
+ *         o = sorted(range(len(x)), key=lambda i: (x[i], i))
+ *         arms.append(([x[i] for i in o], [y[i] for i in o]))
+ *     (fa, pa), (fb, pb) = ts7(*arms[0]), ts7(*arms[1])
+ *     est = (fb - fa, pb - pa, pb / pa)
+ *     df, dp, rt = [], [], []
+ *     for r in range(nboot):
+ *         fits = []
+ *         for x, y in arms:
+ *             rx, ry = [], []
+ *             for v in sorted(set(x)):
+ *                 idx = [i for i in range(len(x)) if x[i] == v]
+ *                 for _ in idx:
+ *                     k = idx[0] + rng.next() % len(idx)
+ *                     rx.append(x[k]); ry.append(y[k])
+ *             fits.append(ts7(rx, ry))
+ *         (fa, pa), (fb, pb) = fits
+ *         df.append(fb - fa); dp.append(pb - pa); rt.append(pb / pa)
+ *     ci = lambda v: (type7(v, 0.025), type7(v, 0.975))
+ *     return est, ci(df), ci(dp), ci(rt)
+ *
+ * def boot_ratio(a, b, nboot, seed):
+ *     rng = SplitMix(seed); rs = []
+ *     for r in range(nboot):
+ *         ra = [a[rng.next() % len(a)] for _ in a]
+ *         rb = [b[rng.next() % len(b)] for _ in b]
+ *         rs.append(type7(rb, 0.5) / type7(ra, 0.5))
+ *     return type7(rs, 0.025), type7(rs, 0.975)
  */
