@@ -167,7 +167,7 @@ static void summary(const cJSON *id)
 
 	if (cJSON_GetArraySize(models)) {
 		printf("%s x%d", cJSON_GetArrayItem(models, 0)->valuestring,
-		       count->valueint);
+		       cJSON_IsNumber(count) ? count->valueint : 1);
 		sep = ", ";
 	} else {
 		printf("no gpu");

@@ -333,9 +333,13 @@ static void probe_host(struct fingerprint_facts *f, char **driver_file)
 	}
 	f->libc = host_libc();
 	host_nvidia_driver(driver_file, &f->driver_version);
-	if (*driver_file)
-		f->driver_version_text =
-			xstrndup(*driver_file, strcspn(*driver_file, "\n"));
+	if (*driver_file) {
+		struct buf first = BUF_INIT;
+
+		buf_add(&first, *driver_file, strcspn(*driver_file, "\n"));
+		buf_rtrim(&first);
+		f->driver_version_text = buf_detach(&first);
+	}
 }
 
 int fingerprint_collect(struct fingerprint *out, struct ctx *ctx,

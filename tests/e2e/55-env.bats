@@ -22,7 +22,8 @@ setup() {
 		>"$ROOT/proc/cpuinfo"
 	printf 'NAME="Debian GNU/Linux"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n' \
 		>"$ROOT/etc/os-release"
-	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Oct 30 2025\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' \
+	# as an H200 machine with driver 580.159.04 had it, trailing blanks too
+	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (nixbld@)  \nGCC version:  gcc version 15.3.0 (GCC) \n' \
 		>"$ROOT/proc/driver/nvidia/version"
 	echo 0x2335 >"$ROOT/sys/bus/pci/devices/0000:00:06.0/device"
 	export GIT_CAMPAIGN_SYSROOT="$ROOT"
@@ -173,7 +174,7 @@ env_json() {
 	[ "$(jpy 'd["identity"]["jdk_vendor"]' <"$WORLD/env.json")" = 'Eclipse Adoptium' ]
 	[ "$(jpy 'd["info"]["jdk_runtime_version"]' <"$WORLD/env.json")" = 21.0.5+11-LTS ]
 	[ "$(jpy 'd["info"]["driver_version_text"]' <"$WORLD/env.json")" = \
-		"$(head -1 "$ROOT/proc/driver/nvidia/version")" ]
+		'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (nixbld@)' ]
 	# the id is the SHA-256 of the identity's canonical JSON
 	canon=$(jpy 'json.dumps(d["identity"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)' <"$WORLD/env.json")
 	[ "$(printf '%s' "$canon" | sha256sum | cut -c1-16)" = "$id" ]

@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/fingerprint.h"
 #include "core/hostinfo.h"
@@ -314,6 +316,101 @@ static void backend_names(void **state)
 				     "digits, '.', '_', '-')");
 }
 
+static char dir[] = "/tmp/gcamp-test-fingerprint-XXXXXX";
+
+/* a fresh repository in dir, which GIT_DIR names; the database a file */
+static int make_repo(void **state)
+{
+	git_repository *repo = NULL;
+	char path[256];
+
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	git_libgit2_init();
+	if (git_repository_init(&repo, dir, 0) < 0)
+		return -1;
+	git_repository_free(repo);
+	snprintf(path, sizeof(path), "%s/.git", dir);
+	setenv("GIT_DIR", path, 1);
+	snprintf(path, sizeof(path), "%s/campaign.db", dir);
+	setenv("GIT_CAMPAIGN_DB", path, 1);
+	snprintf(path, sizeof(path), "%s/no-libcuda.so.1", dir);
+	setenv("GIT_CAMPAIGN_LIBCUDA", path, 1);
+	return 0;
+}
+
+static int remove_repo(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	git_libgit2_shutdown();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *id_of(const cJSON *j)
+{
+	return cJSON_GetObjectItem(j, "id")->valuestring;
+}
+
+static void current_id_stores_and_loads_back(void **state)
+{
+	char ptx[FINGERPRINT_ID_LEN + 1], ocl[FINGERPRINT_ID_LEN + 1];
+	struct strvec keys = STRVEC_INIT;
+	struct ctx ctx = CTX_INIT;
+	cJSON *a = NULL, *b = NULL, *r = NULL;
+	char path[256], *x, *y;
+
+	(void)state;
+	assert_int_equal(fingerprint_current_id(ptx, &ctx, "ptx"), 0);
+	assert_int_equal(strlen(ptx), FINGERPRINT_ID_LEN);
+	assert_int_equal(fingerprint_current_id(ocl, &ctx, "opencl"), 0);
+	assert_string_not_equal(ptx, ocl);
+	/* from the database */
+	assert_int_equal(fingerprint_load_json(&a, &ctx, ptx), 0);
+	assert_int_equal(fingerprint_load_json(&b, &ctx, ocl), 0);
+	assert_string_equal(id_of(a), ptx);
+	assert_string_equal(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(a, "identity"),
+				    "backend")
+			->valuestring,
+		"ptx");
+	fingerprint_diff_keys(&keys, a, b);
+	assert_int_equal(keys.nr, 1);
+	assert_string_equal(keys.v[0], "backend");
+	strvec_clear(&keys);
+	ctx_release(&ctx);
+
+	/* without the database: from refs/campaign/env/<id> */
+	snprintf(path, sizeof(path), "%s/campaign.db", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(fingerprint_load_json(&r, &ctx, ptx), 0);
+	assert_string_equal(id_of(r), ptx);
+	x = fingerprint_canonical_json(cJSON_GetObjectItem(r, "identity"));
+	y = fingerprint_canonical_json(cJSON_GetObjectItem(a, "identity"));
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	cJSON_Delete(r);
+	/* the same id again: stable */
+	assert_int_equal(fingerprint_current_id(ocl, &ctx, "ptx"), 0);
+	assert_string_equal(ocl, ptx);
+
+	assert_int_equal(fingerprint_load_json(&r, &ctx, "0123456789abcdef"),
+			 GCAMP_ENOTFOUND);
+	assert_string_equal(ctx.err.msg, "no environment '0123456789abcdef'");
+	assert_null(r);
+	error_clear(&ctx.err);
+	assert_int_equal(fingerprint_load_json(&r, &ctx, "../x"),
+			 GCAMP_ENOTFOUND);
+	assert_string_equal(ctx.err.msg, "'../x' is not an environment id");
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	ctx_release(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,7 +423,8 @@ int main(void)
 		cmocka_unit_test(uuid_and_bus_id_as_nvidia_smi_prints_them),
 		cmocka_unit_test(kernel_major_minor),
 		cmocka_unit_test(backend_names),
+		cmocka_unit_test(current_id_stores_and_loads_back),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, make_repo, remove_repo);
 }
