@@ -343,6 +343,7 @@ static void not_applicable_values_are_skipped(void **state)
 			  "\"0\",\"k\",\"a\",\"us\",\"n/a\"\n"
 			  "\"0\",\"k\",\"b\",\"\",\"CachePreferNone\"\n"
 			  "\"0\",\"k\",\"c\",\"us\",\"\"\n"
+			  "\"0\",\"k\",\"e\",\"%\",\"-\"\n"
 			  "\"0\",\"k\",\"d\",\"us\",\"1\"\n",
 			  &err),
 		0);
