@@ -96,7 +96,9 @@ static int bm_number(double *out, const char *v, int *percent)
 	if (*percent)
 		n--;
 	if ((n == 3 && !memcmp(v, "NaN", 3)) ||
-	    (n >= 8 && !memcmp(v + n - 8, "Infinity", 8)))
+	    (n == 8 && !memcmp(v, "Infinity", 8)) ||
+	    (n == 9 && (*v == '-' || *v == '+') &&
+	     !memcmp(v + 1, "Infinity", 8)))
 		return 1;
 	for (p = v; p < v + n; p++)
 		if (!strchr("0123456789+-.eE", *p))
@@ -249,9 +251,17 @@ static int add_metric(struct import_set *out, struct bm_ctx *c,
 	return 1;
 }
 
+/* What was measured, whatever its value looks like. */
+static int is_config_key(const char *key)
+{
+	return !strcmp(key, "bm") || !strcmp(key, "device") ||
+	       !strcmp(key, "id") || !strcmp(key, "deviceName");
+}
+
 static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 {
 	struct bm_field f[BM_MAX_FIELDS], cfg[BM_MAX_FIELDS];
+	int is_metric[BM_MAX_FIELDS];
 	int n, ncfg = 0, i, nmetric = 0, profiler = 0, device = 0, name = 0;
 	int rc;
 
@@ -276,8 +286,10 @@ static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 			profiler = 1;
 		device |= !strcmp(f[i].key, "device");
 		name |= !strcmp(f[i].key, "deviceName");
-		if (i && (find_known(f[i].key, klen) || paren ||
-			  bm_number(&v, f[i].val, &pct) != -1)) {
+		is_metric[i] = !is_config_key(f[i].key) &&
+			       (find_known(f[i].key, klen) || paren ||
+				bm_number(&v, f[i].val, &pct) != -1);
+		if (is_metric[i]) {
 			nmetric++;
 			continue;
 		}
@@ -295,17 +307,10 @@ static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 			      "'deviceName=' at the end of the line of "
 			      "'bm=%.64s'",
 			      f[0].val);
-	for (i = 1; i < n; i++) {
-		int j, is_cfg = 0;
-
-		for (j = 0; j < ncfg; j++)
-			is_cfg |= cfg[j].key == f[i].key;
-		if (is_cfg)
-			continue;
-		rc = add_metric(out, c, &f[i], cfg, ncfg, profiler);
-		if (rc < 0)
+	for (i = 0; i < n; i++)
+		if (is_metric[i] &&
+		    (rc = add_metric(out, c, &f[i], cfg, ncfg, profiler)) < 0)
 			return rc;
-	}
 	return 0;
 }
 

@@ -54,6 +54,7 @@ static const char *const bench_config[] = {
 struct llm_ctx {
 	const char *path;
 	size_t line; /* where the JSON value being read starts */
+	size_t counted;
 	struct error *err;
 };
 
@@ -261,12 +262,22 @@ static size_t skip_ws(const char *s, size_t pos, size_t len)
 	return pos;
 }
 
+/* Moves c->line to offset off of data; offsets only grow, so lines are
+ * counted once (c->counted: the offset c->line was counted to). */
+static void line_to(struct llm_ctx *c, const char *data, size_t len, size_t off)
+{
+	c->line += textscan_line_of(data + c->counted, len - c->counted,
+				    off - c->counted) -
+		   1;
+	c->counted = off;
+}
+
 /* The input is one JSON value (an object, an array of objects) or a
  * sequence of them, one a line (jsonl). */
 int llm_parse(struct import_set *out, const char *data, size_t len,
 	      const char *path, struct error *err)
 {
-	struct llm_ctx c = {path, 1, err};
+	struct llm_ctx c = {path, 1, 0, err};
 	char *copy = xmalloc(len + 1);
 	size_t pos = 0, rows = 0;
 	cJSON *v = NULL;
@@ -281,12 +292,12 @@ int llm_parse(struct import_set *out, const char *data, size_t len,
 		const char *end = NULL;
 		const cJSON *e;
 
-		c.line = textscan_line_of(copy, len, pos);
+		line_to(&c, copy, len, pos);
 		v = cJSON_ParseWithLengthOpts(copy + pos, len - pos, &end, 0);
 		if (!v) {
 			size_t at = end ? (size_t)(end - copy) : pos;
 
-			c.line = textscan_line_of(copy, len, at);
+			line_to(&c, copy, len, at);
 			rc = llm_bad(&c,
 				     "valid JSON (a metrics object or bench "
 				     "rows)",

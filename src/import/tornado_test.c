@@ -156,7 +156,8 @@ static int test_ran(struct tstate *st, const char *s, struct error *err)
 			  textscan_path(st->path), st->lineno);
 		error_hint(err, "rerun tornado-test with -V (--verbose): "
 				"without it the runner prints no per-test "
-				"lines and tornado-test reports no failures");
+				"lines, and tornado-test exits 0 even when "
+				"tests fail");
 		return GCAMP_EFATAL;
 	}
 	if (!(s = textscan_skip(s, ", Unsupported: ")) ||
@@ -191,9 +192,11 @@ static int whitelisted(struct tstate *st, const char *s, const char *mark,
 
 	if (!n || s + n > mark)
 		return bad(st, err, "'CLASS#METHOD - [WHITELISTED]: YES|NO'");
-	if (!strcmp(verdict, "YES"))
-		st->n[tclass_index(st, s, n)][T_WHITELISTED]++;
-	else if (strcmp(verdict, "NO"))
+	if (!strcmp(verdict, "YES")) {
+		size_t i = tclass_index(st, s, n);
+
+		st->n[i][T_WHITELISTED]++;
+	} else if (strcmp(verdict, "NO"))
 		return bad(st, err, "YES or NO after '[WHITELISTED]:'");
 	return 0;
 }
@@ -201,6 +204,7 @@ static int whitelisted(struct tstate *st, const char *s, const char *mark,
 static int read_line(struct tstate *st, const char *line, struct error *err)
 {
 	const char *s = line, *p;
+	size_t i;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -214,7 +218,9 @@ static int read_line(struct tstate *st, const char *line, struct error *err)
 			return bad(st, err,
 				   "a class name after "
 				   "'[FAILED] Test: class'");
-		st->n[tclass_index(st, p, class_len(p))][T_FAILED]++;
+		/* the index first: tclass_index may move st->n */
+		i = tclass_index(st, p, class_len(p));
+		st->n[i][T_FAILED]++;
 		return 0;
 	}
 	if ((p = textscan_skip(s, "Test: class ")))

@@ -124,7 +124,8 @@ static void entities_and_cdata(void **state)
 		"\xef\xbb\xbf<?xml version='1.0'?>\n"
 		"<testsuite name='s'>\n"
 		"<testcase classname='a.&lt;b&gt;&amp;&quot;&apos;&#65;&#x42;"
-		"&#x20AC;' name='n'><system-out><![CDATA[</testcase> & <]]>"
+		"&#x20AC;' name='n'><system-out>&#27;[1;31mred&#27;[0m"
+		"<![CDATA[</testcase> & <]]>"
 		"</system-out><!-- </testsuite> --></testcase>\n"
 		"</testsuite>\n<!-- after -->\n";
 

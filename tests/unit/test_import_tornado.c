@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "import_test.h"
+#include "util/buf.h"
 
 #define PKG "class=uk.ac.manchester.tornado.unittests."
 
@@ -72,6 +73,28 @@ static void without_summary_no_whitelist_counts(void **state)
 	assert_int_equal(set.nr, 3);
 	assert_true(rec(&set, "tests.passed", "class=a.B", END)->value == 1);
 	import_set_release(&set);
+}
+
+static void classes_named_only_by_oom_or_summary(void **state)
+{
+	struct import_set set = IMPORT_SET_INIT;
+	struct error err = ERROR_INIT;
+	struct buf text = BUF_INIT;
+	int i;
+
+	(void)state;
+	/* enough new classes to move the counts while one is added */
+	for (i = 0; i < 70; i++)
+		buf_addf(&text, "[FAILED] Test: class \"a.C%d#m\"\n", i);
+	buf_puts(&text, "FAILED TESTS\na.W#m - [WHITELISTED]: YES\n");
+	assert_int_equal(parse_str("tornado-test", text.ptr, &set, &err), 0);
+	assert_int_equal(set.nr, 71 * 4);
+	assert_true(rec(&set, "tests.failed", "class=a.C69", END)->value == 1);
+	assert_true(rec(&set, "tests.whitelisted", "class=a.W", END)->value ==
+		    1);
+	assert_true(rec(&set, "tests.failed", "class=a.W", END)->value == 0);
+	import_set_release(&set);
+	buf_release(&text);
 }
 
 static void without_v_refused(void **state)
@@ -196,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verbose_run),
 		cmocka_unit_test(without_summary_no_whitelist_counts),
+		cmocka_unit_test(classes_named_only_by_oom_or_summary),
 		cmocka_unit_test(without_v_refused),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(truncated),
