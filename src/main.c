@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"sync", cmd_sync, "exchange measurements with a remote"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
