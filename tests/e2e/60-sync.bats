@@ -162,6 +162,26 @@ refs() {
 {"run":"both150"}' ]
 }
 
+@test "a note removed on one side is removed on both, as git notes merge does" {
+	note a HEAD 'keep'
+	note a HEAD~1 'drop'
+	(cd a && git campaign sync >/dev/null)
+	(cd b && git campaign sync >/dev/null)
+	git -C a notes --ref campaign remove HEAD~1 2>/dev/null
+	note b HEAD 'b'
+	(cd a && git campaign sync >/dev/null)
+	(cd b && git campaign sync >/dev/null)
+	(cd a && git campaign sync >/dev/null)
+	for r in a b remote.git; do
+		run git -C $r notes --ref campaign list main~1
+		assert_failure
+		# only b changed this note: its text is taken as it is
+		[ "$(shown $r main)" = 'keep
+
+b' ] || fail "$r: $(shown $r main)"
+	done
+}
+
 @test "a push that lost a race is merged with the winner and tried again" {
 	note a HEAD 'from a'
 	note b HEAD 'from b'

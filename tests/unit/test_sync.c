@@ -176,19 +176,18 @@ static int remove_repo(void **state)
 
 /* A notes commit with the given parent (or none) holding notes given as
  * (object, text) pairs, NULL-terminated. */
-static void notes_commit(git_oid *out, const git_oid *parent, ...)
+static void notes_commit(git_oid *out, const git_oid *parent,
+			 const char *const *pairs)
 {
 	git_treebuilder *tb = NULL;
 	git_commit *p = NULL;
 	git_tree *tree = NULL;
 	git_oid blob, tid;
 	const char *obj, *text;
-	va_list ap;
 
 	assert_int_equal(git_treebuilder_new(&tb, repo, NULL), 0);
-	va_start(ap, parent);
-	while ((obj = va_arg(ap, const char *))) {
-		text = va_arg(ap, const char *);
+	while ((obj = *pairs++)) {
+		text = *pairs++;
 		assert_int_equal(git_blob_create_from_buffer(&blob, repo, text,
 							     strlen(text)),
 				 0);
@@ -196,7 +195,6 @@ static void notes_commit(git_oid *out, const git_oid *parent, ...)
 							GIT_FILEMODE_BLOB),
 				 0);
 	}
-	va_end(ap);
 	assert_int_equal(git_treebuilder_write(&tid, tb), 0);
 	assert_int_equal(git_tree_lookup(&tree, repo, &tid), 0);
 	if (parent)
@@ -256,12 +254,14 @@ static void merge_in_repo(void **state)
 	git_commit *m = NULL;
 
 	(void)state;
-	notes_commit(&base, NULL, OBJ_X, "1\n", OBJ_Z, "z\n", NULL);
+	notes_commit(&base, NULL,
+		     (const char *[]){OBJ_X, "1\n", OBJ_Z, "z\n", NULL});
 	/* local adds a line to X and a note on Y */
-	notes_commit(&local, &base, OBJ_X, "1\n\n2\n", OBJ_Y, "l\n", OBJ_Z,
-		     "z\n", NULL);
+	notes_commit(&local, &base,
+		     (const char *[]){OBJ_X, "1\n\n2\n", OBJ_Y, "l\n", OBJ_Z,
+				      "z\n", NULL});
 	/* remote adds another line to X and removes Z */
-	notes_commit(&remote, &base, OBJ_X, "3\n1\n", NULL);
+	notes_commit(&remote, &base, (const char *[]){OBJ_X, "3\n1\n", NULL});
 
 	assert_int_equal(
 		notes_merge(&res, repo, &local, &remote, sig, "merge\n", &err),
@@ -282,7 +282,8 @@ static void merge_in_repo(void **state)
 	git_commit_free(m);
 
 	/* remote ahead of local: a fast-forward, nothing written */
-	notes_commit(&ahead, &local, OBJ_X, "1\n2\n9\n", NULL);
+	notes_commit(&ahead, &local,
+		     (const char *[]){OBJ_X, "1\n2\n9\n", NULL});
 	assert_int_equal(
 		notes_merge(&res, repo, &local, &ahead, sig, "m\n", &err), 0);
 	assert_int_equal(res.fast_forward, 1);
@@ -323,8 +324,9 @@ static void merge_unrelated(void **state)
 	git_oid local, remote;
 
 	(void)state;
-	notes_commit(&local, NULL, OBJ_X, "a\nsame\n", NULL);
-	notes_commit(&remote, NULL, OBJ_X, "same\nb", OBJ_Y, "y", NULL);
+	notes_commit(&local, NULL, (const char *[]){OBJ_X, "a\nsame\n", NULL});
+	notes_commit(&remote, NULL,
+		     (const char *[]){OBJ_X, "same\nb", OBJ_Y, "y", NULL});
 	assert_int_equal(
 		notes_merge(&res, repo, &local, &remote, sig, "merge\n", &err),
 		0);
