@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/measure.h"
 #include "core/sync.h"
 #include "util/options.h"
 
@@ -58,24 +59,9 @@ static void print_report(const struct sync_report *r, int reindexed, int json)
 	cmd_print_json(j);
 }
 
-/* Refreshes the measurement index from the notes (full: rebuilt). 1 when
- * it ran, 0 when this build has no index. */
-static int reindex(struct ctx *ctx, int full)
-{
-	(void)ctx;
-	(void)full;
-	/*
-	 * INTEGRATOR: call the measurement index here once h/measure is
-	 * merged:  return measure_reindex(ctx, full) < 0 ? -1 : 1;
-	 * (src/core/measure.h; full=1 rebuilds from notes alone, 0 is
-	 * incremental.)
-	 */
-	return 0;
-}
-
 int cmd_sync(int argc, const char **argv, struct ctx *ctx)
 {
-	int json = 0, full = 0, quiet = 0, progress = -1, rc;
+	int json = 0, full = 0, quiet = 0, progress = -1;
 	struct sync_report rep = SYNC_REPORT_INIT;
 	struct sync_opts so = {NULL, 0, say_stderr, NULL};
 	const struct option opts[] = {
@@ -97,15 +83,17 @@ int cmd_sync(int argc, const char **argv, struct ctx *ctx)
 				   full ? "--reindex takes no REMOTE"
 					: "too many arguments");
 	if (full) {
-		if ((rc = reindex(ctx, 1)) < 0)
+		if (measure_reindex(ctx, 1) < 0)
 			return cmd_fail(ctx);
-		if (!rc) {
-			error_set(&ctx->err, GCAMP_EFATAL,
-				  "this build has no measurement index");
-			return cmd_fail(ctx);
+		if (json) {
+			cJSON *j = cJSON_CreateObject();
+
+			cJSON_AddBoolToObject(j, "reindexed", 1);
+			cmd_print_json(j);
+		} else {
+			printf("rebuilt the measurement index from %s\n",
+			       SYNC_NOTES_REF);
 		}
-		if (json)
-			print_report(&rep, 1, 1);
 		return 0;
 	}
 	so.remote = n ? argv[0] : NULL;
@@ -116,13 +104,14 @@ int cmd_sync(int argc, const char **argv, struct ctx *ctx)
 		so.say = NULL;
 	if (sync_run(&rep, ctx, &so) < 0)
 		goto fail;
-	if ((rc = reindex(ctx, 0)) < 0) {
+	/* the notes are synced whatever the index says */
+	if (measure_reindex(ctx, 0) < 0) {
 		error_hint(&ctx->err, "the notes are synced; "
 				      "'git campaign sync --reindex' rebuilds "
 				      "the index");
 		goto fail;
 	}
-	print_report(&rep, rc, json);
+	print_report(&rep, 1, json);
 	sync_report_release(&rep);
 	return 0;
 fail:

@@ -349,3 +349,23 @@ from b' ]
 	run --separate-stderr git campaign sync --reindex origin
 	assert_failure 129
 }
+
+@test "sync refreshes the measurement index; --reindex rebuilds it without the network" {
+	(cd a && git campaign init >/dev/null &&
+		git campaign measure add kernel_ms 12.5 --unit ms >/dev/null &&
+		git campaign measure add kernel_ms 11.5 --unit ms --commit HEAD~1 >/dev/null &&
+		git campaign sync >/dev/null)
+	cd b
+	DB=.git/campaign/campaign.db
+	run --separate-stderr git campaign sync --json
+	assert_clean
+	[ "$(jget "$output" '$.reindexed')" = 1 ]
+	[ "$(sqlite3 "$DB" "SELECT count(*) FROM measurement WHERE metric = 'kernel_ms'")" = 2 ]
+	[ "$(sqlite3 "$DB" "SELECT value FROM measurement WHERE commit_id = '$(git rev-parse HEAD~1)'")" = 11.5 ]
+	sqlite3 "$DB" "DELETE FROM measurement"
+	git remote set-url origin "$WORLD/nowhere.git"
+	run --separate-stderr git campaign sync --reindex
+	assert_clean
+	assert_output 'rebuilt the measurement index from refs/notes/campaign'
+	[ "$(sqlite3 "$DB" "SELECT count(*) FROM measurement")" = 2 ]
+}
