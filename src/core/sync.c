@@ -223,6 +223,8 @@ static int signature(git_signature **out, struct syncer *s)
 	return 0;
 }
 
+static void backoff(int round);
+
 /* Step 2: merge the fetched notes into ours and move our ref by
  * compare-and-swap; *tip is our notes commit afterwards (NULL: none). */
 static int merge(struct syncer *s, const git_oid **tip, git_oid *tip_store,
@@ -274,7 +276,8 @@ static int merge(struct syncer *s, const git_oid **tip, git_oid *tip_store,
 			*tip = tip_store;
 			break;
 		}
-		if ((rc != GIT_EMODIFIED && rc != GIT_EEXISTS) ||
+		if ((rc != GIT_EMODIFIED && rc != GIT_EEXISTS &&
+		     rc != GIT_ELOCKED) ||
 		    tries + 1 == SYNC_TRIES) {
 			rc = error_git(&s->ctx->err, rc, "cannot update '%s'",
 				       SYNC_NOTES_REF);
@@ -282,6 +285,9 @@ static int merge(struct syncer *s, const git_oid **tip, git_oid *tip_store,
 		}
 		trace_printf("sync: %s moved meanwhile; merging again",
 			     SYNC_NOTES_REF);
+		/* a writer holding the ref's lock needs a moment */
+		if (rc == GIT_ELOCKED)
+			backoff(tries);
 	}
 	s->rep->lines_added += mr->lines_added;
 	if (mr->merged)
@@ -400,6 +406,30 @@ out:
 	return rc;
 }
 
+/* The first refusal in `git push --porcelain` output, a line
+ * "!<TAB>FROM:TO<TAB>[rejected] (fetch first)": its last field in why.
+ * 1 when there is one. */
+static int push_refusal(struct buf *why, const char *out)
+{
+	const char *p = out, *end, *tab;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		if (!starts_with(p, "!\t"))
+			continue;
+		tab = memchr(p + 2, '\t', (size_t)(end - p - 2));
+		buf_reset(why);
+		if (tab)
+			buf_add(why, tab + 1, (size_t)(end - tab - 1));
+		else
+			buf_puts(why, "refused");
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Step 4. Returns 0 when pushed, 1 when the remote refused one of the refs
  * (`!` in git push --porcelain: moved meanwhile, or a hook said no), with
@@ -411,7 +441,6 @@ static int push(struct syncer *s, int notes, const struct strvec *env,
 	struct proc_result res = PROC_RESULT_INIT;
 	struct strvec args = STRVEC_INIT;
 	struct buf spec = BUF_INIT;
-	const char *p;
 	size_t i;
 	int rc;
 
@@ -433,23 +462,10 @@ static int push(struct syncer *s, int notes, const struct strvec *env,
 	}
 	if ((rc = run_git(&res, s, &args, s->o->progress)) < 0 || !res.status)
 		goto out;
-	/* "!<TAB>from:to<TAB>[rejected] (fetch first)" */
-	buf_reset(why);
-	for (p = res.out.ptr; p && *p;
-	     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (starts_with(p, "!\t")) {
-			const char *reason = strchr(p + 2, '\t');
-			const char *end = reason ? strchr(reason, '\n') : NULL;
-
-			if (reason)
-				buf_add(why, reason + 1,
-					end ? (size_t)(end - reason - 1)
-					    : strlen(reason + 1));
-			rc = 1;
-			break;
-		}
-	if (rc == 1)
+	if (push_refusal(why, res.out.ptr)) {
+		rc = 1;
 		goto out;
+	}
 	sync_git_reason(why, res.err.ptr);
 	rc = error_set(&s->ctx->err, GCAMP_EFATAL, "cannot push to '%s': %s",
 		       s->remote, why->ptr);

@@ -369,3 +369,22 @@ from b' ]
 	assert_output 'rebuilt the measurement index from refs/notes/campaign'
 	[ "$(sqlite3 "$DB" "SELECT count(*) FROM measurement")" = 2 ]
 }
+
+@test "a notes ref locked by another writer is waited for, then refused" {
+	note b HEAD 'from b'
+	(cd b && git campaign sync >/dev/null)
+	note a HEAD 'from a'
+	old=$(git -C a rev-parse refs/notes/campaign)
+	cd a
+	touch .git/refs/notes/campaign.lock
+	run --separate-stderr git campaign sync
+	assert_fatal "cannot update 'refs/notes/campaign'"
+	[ "$(git rev-parse refs/notes/campaign)" = "$old" ]
+	# a writer that lets go in time: the merge goes through
+	(sleep 0.3 && rm .git/refs/notes/campaign.lock) &
+	run --separate-stderr git campaign sync
+	wait
+	assert_clean
+	[ "$(shown . HEAD)" = 'from a
+from b' ]
+}
