@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	 "numbers attached to commits: add, import, show, log, compare"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"sync", cmd_sync, "exchange measurements with a remote"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
