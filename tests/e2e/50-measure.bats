@@ -422,3 +422,15 @@ hint: choose one with --config profiler=VALUE, or show them all with --cross-con
 			fail "value $i is missing"
 	done
 }
+
+@test "a corrupt database fails the add before the notes ref moves" {
+	git campaign measure add k 1 >/dev/null
+	tip=$(git rev-parse refs/notes/campaign)
+	rm -f "$DB-wal" "$DB-shm"
+	printf 'this is not a database at all, not even close...' >"$DB"
+	sum=$(file_sum "$DB")
+	run --separate-stderr git campaign measure add k 2
+	assert_fatal "is not a sqlite database" hint
+	[ "$(git rev-parse refs/notes/campaign)" = "$tip" ]
+	[ "$(file_sum "$DB")" = "$sum" ]
+}
