@@ -26,8 +26,11 @@ static const struct command commands[] = {
 	{"env", cmd_env,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"init", cmd_init, "start a campaign in this repository"},
+	{"measure", cmd_measure,
+	 "numbers attached to commits: add, import, show, log, compare"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"sync", cmd_sync, "exchange measurements with a remote"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
