@@ -65,7 +65,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRCS := $(sort $(wildcard man/*.scd))
 MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 
-.PHONY: all deps deps-lint check test demo asan install lint clean man unit
+.PHONY: all deps deps-lint check test demo asan install lint clean man unit \
+	fuzz
 .DELETE_ON_ERROR:
 
 all: $(BIN) man
@@ -101,20 +102,99 @@ $(BUILD)/man/%: man/%.scd
 		exit 1; }
 	$(Q)scdoc < $< > $@
 
-unit: $(UNIT_BINS)
+# stand-ins for libcuda.so.1 (tests/stub/libcuda.c), built without the
+# sanitizers: a plain shared object loads into any build of the tool
+STUB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
+	-Werror -shared -fPIC -fvisibility=hidden
+STUBS := $(BUILD)/tests/stub/libcuda.so.1 \
+	$(BUILD)/tests/stub/legacy/libcuda.so.1
 
-TEST_FILES := $(UNIT_BINS) $(sort $(wildcard tests/e2e/*.bats))
+$(BUILD)/tests/stub/libcuda.so.1: tests/stub/libcuda.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(STUB_CFLAGS) -o $@ $<
+
+$(BUILD)/tests/stub/legacy/libcuda.so.1: tests/stub/libcuda.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(STUB_CFLAGS) -DSTUB_LEGACY_ONLY -o $@ $<
+
+unit: $(UNIT_BINS) $(STUBS)
+
+TEST_FILES := $(UNIT_BINS) $(sort $(wildcard tests/e2e/*.bats)) \
+	tests/fuzz/run-corpus.sh
 # T="stats 50-measure" runs only the tests whose path holds one of the words
 ifneq ($(T),)
 TEST_FILES := $(foreach f,$(TEST_FILES),$(if $(strip \
 	$(foreach t,$(T),$(findstring $(t),$(f)))),$(f)))
 endif
 
-# Runs every test (unit and end-to-end) under prove; one summary.
-test: all unit
+# Runs every test (unit, end-to-end, fuzz targets on their corpora) under
+# prove; one summary.
+test: all unit $(if $(filter tests/fuzz/%,$(TEST_FILES)),fuzz)
 	$(Q)BIN_DIR=$(abspath $(BUILD)) MAN_DIR=$(abspath $(BUILD)/man) \
 		SRC_DIR=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP \
+		FUZZ_DIR=$(abspath $(FUZZ_DIR)) FUZZ_TARGETS="$(FUZZ_HAVE)" \
+		FUZZ_SKIPPED="$(filter-out $(FUZZ_HAVE),$(FUZZ_FORMATS))" \
+		FUZZ_TIME=$(FUZZ_TIME) \
 		prove -j$(PROVE_JOBS) --exec tests/tap-run $(TEST_FILES)
+
+# Fuzzing: one libFuzzer binary per importer (-DFUZZ_FORMAT), built with
+# clang and its sanitizers into build/fuzz from the importers and util (the
+# importers depend on nothing else). `make check` runs each on
+# tests/fuzz/corpus/NAME for FUZZ_TIME seconds (tests/fuzz/run-corpus.sh).
+# A format with no row in import_formats[] yet is skipped, by name.
+FUZZ_FORMATS := ncu nsys jfr hyperfine junit tornado-test benchmark-runner llm
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 4
+FUZZ_DIR := build/fuzz
+FUZZ_SAN := address,undefined
+FUZZ_HAVE := $(foreach f,$(FUZZ_FORMATS),$(if $(shell grep -s -E \
+	'^[[:space:]]*\{"$(f)",' src/import/import.c),$(f)))
+FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c))
+FUZZ_OBJS := $(FUZZ_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BINS := $(FUZZ_HAVE:%=$(FUZZ_DIR)/fuzz-%)
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L \
+	$(filter-out -Werror,$(WARNINGS)) -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=$(FUZZ_SAN) -fno-sanitize-recover=all -Isrc -MMD -MP \
+	$(PKG_CFLAGS)
+
+fuzz: $(FUZZ_BINS)
+	$(if $(filter-out $(FUZZ_HAVE),$(FUZZ_FORMATS)),@printf '  %-6s %s\n' \
+		SKIP "$(filter-out $(FUZZ_HAVE),$(FUZZ_FORMATS)) (not in \
+		import_formats[])")
+
+# Fails loudly, with the packages to install, when clang or its libFuzzer
+# runtime is missing.
+$(FUZZ_DIR)/toolchain.ok:
+	@mkdir -p $(@D)
+	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "fatal: $(FUZZ_CC)" \
+		"is missing: install the Debian packages clang and" \
+		"libclang-rt-dev, or run 'make deps'" >&2; exit 1; }
+	$(Q)printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+		'{ return (int)(d && n > 99); }' > $(@D)/probe.c
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,$(FUZZ_SAN) -o $(@D)/probe \
+		$(@D)/probe.c || { echo "fatal: $(FUZZ_CC) cannot link a" \
+		"libFuzzer target: install the Debian package" \
+		"libclang-rt-dev, or run 'make deps'" >&2; exit 1; }
+	$(Q)touch $@
+
+$(FUZZ_DIR)/obj/%.o: src/%.c | $(FUZZ_DIR)/toolchain.ok
+	@mkdir -p $(@D)
+	$(call say,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/libimport.a: $(FUZZ_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/libimport.a
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_FORMAT='"$*"' \
+		-MF $(FUZZ_DIR)/obj/fuzz-$*.d -o $@ $< $(FUZZ_DIR)/libimport.a \
+		$(shell pkg-config --libs libcjson) -lm
 
 deps:
 	$(Q)sh scripts/deps.sh
@@ -161,4 +241,5 @@ lint: deps-lint
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)
+-include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d) \
+	$(FUZZ_OBJS:.o=.d) $(FUZZ_HAVE:%=$(FUZZ_DIR)/obj/fuzz-%.d)

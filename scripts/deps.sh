@@ -3,9 +3,13 @@
 # only those that are missing, and says which.  Usage: deps.sh [--lint] [--bench]
 set -eu
 
+# clang and libclang-rt-dev (on Debian 12 it brings libclang-rt-14-dev, whose
+# libclang_rt.fuzzer is the libFuzzer runtime) build the fuzz targets that
+# make check runs.
 pkgs="gcc make pkg-config git perl ca-certificates
 libgit2-dev libcurl4-openssl-dev libcjson-dev libsqlite3-dev
 libcmocka-dev bats bats-assert bats-support bats-file
+clang libclang-rt-dev
 scdoc groff-base man-db sqlite3 python3"
 for arg in "$@"; do
 	case "$arg" in

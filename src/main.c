@@ -24,10 +24,15 @@ struct command {
 static const struct command commands[] = {
 	{"ab", cmd_ab, "same-build A/B runs with controls and verdicts"},
 	{"config", cmd_config, "read and write the campaign's settings"},
+	{"env", cmd_env,
+	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"init", cmd_init, "start a campaign in this repository"},
+	{"measure", cmd_measure,
+	 "numbers attached to commits: add, import, show, log, compare"},
 	{"stash", cmd_stash, "named stashes: save, apply, drop, recover"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"sync", cmd_sync, "exchange measurements with a remote"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))

@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "import/nvidia.h"
+#include "import/hyperfine.h"
+#include "import/jfr.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -24,6 +27,24 @@
 #define IMPORT_DETECT_BYTES ((size_t)64 << 10)
 
 const struct import_format import_formats[] = {
+	{"ncu", "Nsight Compute: ncu --csv (details or raw page), or its text",
+	 NULL, ncu_detect, ncu_parse},
+	{"nsys", "Nsight Systems: nsys stats --format csv summary reports",
+	 NULL, nsys_detect, nsys_parse},
+	{"jfr",
+	 "JFR method samples: jfr print --json, jfr view hot-methods, .jfr",
+	 NULL, jfr_detect, jfr_parse},
+	{"hyperfine", "hyperfine --export-json results (times in ns)", NULL,
+	 hyperfine_detect, hyperfine_parse},
+	{"junit", "JUnit/Surefire XML, a file or a directory of TEST-*.xml",
+	 "TEST-*.xml", junit_detect, junit_parse},
+	{"tornado-test", "tornado-test -V output", NULL, tornado_test_detect,
+	 tornado_test_parse},
+	{"benchmark-runner",
+	 "TornadoVM BenchmarkRunner 'Performance: bm=' lines", NULL,
+	 benchmark_runner_detect, benchmark_runner_parse},
+	{"llm", "jitllm/GPULlama3 metrics JSON and --bench json/jsonl", NULL,
+	 llm_detect, llm_parse},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -105,4 +105,40 @@ void import_set_release(struct import_set *s);
  * -1 when s (len bytes) is not a number ("n/a", "", "-"). */
 int import_number(double *out, const char *s, size_t len);
 
+/* Test results and TornadoVM/LLM runner output: junit.c, tornado_test.c,
+ * benchmark_runner.c, llm.c. Each detector returns nonzero on its format;
+ * each parser has the contract of struct import_format's parse.
+ *
+ * junit (Surefire TEST-*.xml; a directory reads every TEST-*.xml in it) and
+ * tornado-test (-V output) make per test class counts, stat "count", config
+ * "class=<fully qualified class>":
+ *   tests.passed       passed (junit: counting flaky ones)
+ *   tests.failed       failed (tornado-test: also an OOM-killed class)
+ *   tests.errored      junit only: <error>
+ *   tests.skipped      junit only: <skipped>
+ *   tests.flaky        junit only: passed on a Surefire rerun (flakyFailure,
+ *                      flakyError); a subset of tests.passed
+ *   tests.unsupported  tornado-test only: [... UNSUPPORTED ...]
+ *   tests.whitelisted  tornado-test only, when the driver printed its
+ *                      summary: failed tests on the driver's whitelist
+ * benchmark-runner: one record per number of a "Performance: bm=" line,
+ *   named by its field (average, median, firstIteration, best, speedupAvg,
+ *   CV, kernelAvg, ...), times in ns; config bm=, device= or id=,
+ *   deviceName=, profiler=on for profiler lines.
+ * llm: metrics JSON keys as named (eval_rate tok/s, *_duration ns,
+ *   *_count, tornadovm.jit_duration, ...) and bench rows as tok_s (tok/s,
+ *   stat mean, samples from samples_ts) with config test=, model=, ... */
+int junit_detect(const char *data, size_t len);
+int junit_parse(struct import_set *out, const char *data, size_t len,
+		const char *path, struct error *err);
+int tornado_test_detect(const char *data, size_t len);
+int tornado_test_parse(struct import_set *out, const char *data, size_t len,
+		       const char *path, struct error *err);
+int benchmark_runner_detect(const char *data, size_t len);
+int benchmark_runner_parse(struct import_set *out, const char *data, size_t len,
+			   const char *path, struct error *err);
+int llm_detect(const char *data, size_t len);
+int llm_parse(struct import_set *out, const char *data, size_t len,
+	      const char *path, struct error *err);
+
 #endif

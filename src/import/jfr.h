@@ -1,0 +1,37 @@
+/* The JFR importer: which methods the sampler found on top of the stack,
+ * from `jfr print --json`, from `jfr view hot-methods`/`native-methods`
+ * tables (JDK 21+), or from a binary .jfr recording through the jdk's `jfr`
+ * program. */
+#ifndef GCAMP_IMPORT_JFR_H
+#define GCAMP_IMPORT_JFR_H
+
+#include <stddef.h>
+
+#include "import/import.h"
+
+/* Nonzero for `jfr print --json` output (an object with "recording"), a
+ * `jfr view` table (a "Method Samples Percent" header over dashes), or a
+ * binary recording (magic "FLR\0"). */
+int jfr_detect(const char *data, size_t len);
+
+/* Appends, per sampled event type E (jdk.ExecutionSample,
+ * jdk.NativeMethodSample) and per method M found on top of the stack:
+ *   jfr.samples  stat "count", the samples of M, config event=E method=M
+ *   jfr.share    stat "share", that count over all samples of E (0..1)
+ * ordered by count (most first), after one "jfr.samples" record with config
+ * event=E alone holding all samples of E (those without a stack included).
+ * M is written as jfr writes it in views and stack traces:
+ * "java.lang.String.split(char, int, boolean)" (package and class with
+ * dots, parameter types by simple name), so JSON and view imports agree.
+ * A `jfr view` table lists the top 25 only and gives no total: no event
+ * total is written for it; a title naming "Native" marks
+ * jdk.NativeMethodSample. A binary recording is converted by running
+ * `jfr print --json --stack-depth 1 --events
+ * jdk.ExecutionSample,jdk.NativeMethodSample PATH` (the top frame is all
+ * that is read, and jfr's default depth of 5 is never relied on); it cannot
+ * come from stdin, and without `jfr` on PATH it is refused with a hint.
+ * Input with no samples is refused. Errors as import_format.parse. */
+int jfr_parse(struct import_set *out, const char *data, size_t len,
+	      const char *path, struct error *err);
+
+#endif

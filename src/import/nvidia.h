@@ -1,0 +1,68 @@
+/* The importers of NVIDIA's profilers, Nsight Compute (ncu.c) and Nsight
+ * Systems' stats reports (nsys.c), and the text helpers they share
+ * (nvidia.c): lines, quoted CSV fields, numbers scaled in decimal. */
+#ifndef GCAMP_IMPORT_NVIDIA_H
+#define GCAMP_IMPORT_NVIDIA_H
+
+#include <stddef.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/strvec.h"
+
+struct import_set;
+
+/* ncu --csv (details page, stdout or --import form, raw page) and the
+ * details page as text. The contracts are those of struct import_format;
+ * ncu.c documents the records. */
+int ncu_detect(const char *data, size_t len);
+int ncu_parse(struct import_set *out, const char *data, size_t len,
+	      const char *path, struct error *err);
+
+/* nsys stats --format csv reports; nsys.c documents the records. */
+int nsys_detect(const char *data, size_t len);
+int nsys_parse(struct import_set *out, const char *data, size_t len,
+	       const char *path, struct error *err);
+
+/* The most fields one CSV line may have (ncu's raw page has one column
+ * per metric: a few thousand at most). */
+#define NV_CSV_MAX_FIELDS 65536
+
+/* Reads data (len bytes, not NUL-terminated) line by line. */
+struct nv_lines {
+	const char *data;
+	size_t len, pos;
+	size_t lineno;	 /* of the line last returned, 1-based */
+	struct buf line; /* that line, NUL-terminated, without its "\n",
+			  * a final "\r" and ANSI colour sequences */
+};
+
+void nv_lines_init(struct nv_lines *it, const char *data, size_t len);
+/* Moves to the next line: 1 when there is one (in it->line), 0 at the
+ * end. it->line is overwritten by the next call. */
+int nv_lines_next(struct nv_lines *it);
+/* Frees the line buffer. Accepts NULL. */
+void nv_lines_release(struct nv_lines *it);
+
+/* Splits one CSV line (len bytes) into out (emptied first): fields are
+ * separated by ","; a field that starts with '"' ends at the next lone
+ * '"', and "" inside it is one '"'. A field is cut at an embedded NUL.
+ * Returns the number of fields, -1 when a quote is not closed or text
+ * follows a closing quote, -2 past NV_CSV_MAX_FIELDS. */
+int nv_csv_split(struct strvec *out, const char *line, size_t len);
+
+/* Parses a number as import_number does and scales it by 10^exp10 in
+ * decimal, so "58.88" us read as ns is exactly 58880. Returns 0 and sets
+ * *out, or -1 when s is not a number or the result is not finite. */
+int nv_number(double *out, const char *s, size_t len, int exp10);
+
+/* Trims spaces and tabs at both ends of s in place; returns s. */
+char *nv_trim(char *s);
+
+/* Nonzero when s (len bytes) starts with prefix. */
+int nv_starts(const char *s, size_t len, const char *prefix);
+
+/* Nonzero when needle occurs in s (len bytes, not NUL-terminated). */
+int nv_contains(const char *s, size_t len, const char *needle);
+
+#endif
