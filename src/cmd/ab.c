@@ -22,8 +22,31 @@ static const char *const ab_usage[] = {
 	"[--seed N] [--json]",
 	"git campaign ab --continue",
 	"git campaign ab --abort",
+	"git campaign ab attach [REV]",
 	NULL,
 };
+
+static const char *const attach_usage[] = {
+	"git campaign ab attach [REV]",
+	NULL,
+};
+
+/* ab attach: the numbers of a change follow it into its commit */
+static int attach_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	size_t n;
+	int k = parse_options(argc, argv, NULL, attach_usage);
+
+	if (k < 0)
+		return parse_options_status(k);
+	if (k > 1)
+		return usage_error(attach_usage, NULL, "too many arguments");
+	if (ab_attach(&n, ctx, k ? argv[0] : "HEAD") < 0)
+		return cmd_fail(ctx);
+	printf("attached %zu B record%s to %s\n", n, n == 1 ? "" : "s",
+	       k ? argv[0] : "HEAD");
+	return 0;
+}
 
 static int parse_pct(double *out, const char *s, const char *what)
 {
@@ -259,9 +282,14 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 	/* journalled before parse_options reorders argv */
-	char *args_json = argv_json(argc, argv);
-	int k = parse_options(argc, argv, opts, ab_usage);
+	char *args_json;
+	int k;
 	size_t i;
+
+	if (argc > 1 && !strcmp(argv[1], "attach"))
+		return attach_cmd(argc - 1, argv + 1, ctx);
+	args_json = argv_json(argc, argv);
+	k = parse_options(argc, argv, opts, ab_usage);
 
 	memset(&o, 0, sizeof(o));
 	memset(&res, 0, sizeof(res));
@@ -352,6 +380,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	o.argv_json = args_json;
+	o.config = (const char *const *)config.v;
+	o.nconfig = config.nr;
 	if (ab_run(&res, ctx, &o, isatty(2) ? progress : NULL, NULL) < 0) {
 		rc = cmd_fail(ctx);
 		goto out;

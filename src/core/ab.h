@@ -7,6 +7,7 @@
 #define GCAMP_AB_H
 
 #include <cjson/cJSON.h>
+#include <git2.h>
 #include <stddef.h>
 
 #include "core/ctx.h"
@@ -62,11 +63,13 @@ struct ab_opts {
 	struct ab_metric metric;
 	enum ab_mode mode;
 	enum ab_order order;
-	double min_effect;     /* fraction: 0.02 is 2% */
-	double control_tol;    /* fraction */
-	const char *base;      /* A's revision; NULL: HEAD */
-	const char *artifact;  /* artifact mode: the build's output */
-	unsigned seed;	       /* for AB_ORDER_RANDOM */
+	double min_effect;	   /* fraction: 0.02 is 2% */
+	double control_tol;	   /* fraction */
+	const char *base;	   /* A's revision; NULL: HEAD */
+	const char *artifact;	   /* artifact mode: the build's output */
+	unsigned seed;		   /* for AB_ORDER_RANDOM */
+	const char *const *config; /* "key=value" labels of the records */
+	size_t nconfig;
 	const char *argv_json; /* the command's arguments, journalled so
 				* that --continue can run it again */
 };
@@ -103,8 +106,10 @@ struct ab_result {
 	int invalid;		/* a control moved */
 	struct strvec warnings; /* drift, noisy controls, blocked order */
 	struct ab_sweep sweep;
-	char a_desc[64]; /* "HEAD (1a2b3c4d5e6f)" */
-	char b_desc[64]; /* "working tree" */
+	git_oid a_commit; /* A's commit: where the records go */
+	git_oid b_tree;	  /* the tree B was built from */
+	char a_desc[64];  /* "HEAD (1a2b3c4d5e6f)" */
+	char b_desc[64];  /* "working tree" */
 	enum ab_mode mode;
 	enum ab_order order;
 	long n, warmup;
@@ -132,6 +137,20 @@ typedef void (*ab_progress_fn)(void *data, char arm, long i, long n,
  * negative code with ctx->err set (a failed build names its arm). */
 int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	   ab_progress_fn progress, void *data);
+
+/* Writes the result as schema-1 records, in one notes commit on A's
+ * commit: per workload, iteration count and arm, the median with every
+ * sample, arm "A" or "B", ctl for controls, and config holding the user's
+ * labels, workload=CMD and, for B, b_tree=TREE (so that `ab attach` can
+ * find them once the change is committed). source "ab", one run id. */
+int ab_record(struct ctx *ctx, const struct ab_result *r,
+	      const struct ab_opts *o);
+
+/* Copies the B records whose b_tree is rev's tree, from the notes of up to
+ * 50 first-parent ancestors of rev, to rev: the numbers of a change follow
+ * it into the commit that holds it. *out_n gets how many were copied;
+ * none is not an error. */
+int ab_attach(size_t *out_n, struct ctx *ctx, const char *rev);
 
 /* Finishes an A/B a crash left: puts the working tree back (applies and
  * drops its stash when the working tree does not hold the change yet) and

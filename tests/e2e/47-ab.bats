@@ -62,6 +62,42 @@ sweep() {
 	assert_output --regexp '^faster 0\.96[0-9]\|10$'
 }
 
+@test "the result goes into the notes on A's commit; ab attach moves B's numbers onto the committed change" {
+	write_prog prog.in 1000 9
+	ab --control ./ctl -n 5 --config model=tiny
+	assert_success
+	base=$(git rev-parse HEAD)
+	run git notes --ref campaign show HEAD
+	assert_success
+	[ "${#lines[@]}" -eq 4 ]
+	assert_line --regexp '^\{"v":1,"run":"[0-9a-f]{16}","metric":"value","value":1999,"unit":"us","better":"lower","stat":"median","n":5,"samples":\[.*\],"arm":"A","ctl":false,.*"config":\{"model":"tiny","profiler":"off","workload":"\./prog 100"\},"source":"ab",'
+	assert_line --regexp '"arm":"B","ctl":false,.*"b_tree":"[0-9a-f]{40}"'
+	assert_line --regexp '"arm":"B","ctl":true,'
+	git commit -q -am 'one pass less'
+	run --separate-stderr git campaign ab attach
+	assert_clean
+	assert_output 'attached 2 B records to HEAD'
+	run git notes --ref campaign show HEAD
+	[ "${#lines[@]}" -eq 2 ]
+	assert_line --regexp "\"b_tree\":\"$(git rev-parse HEAD^{tree})\""
+	run git campaign measure show HEAD --json
+	assert_success
+	# nothing of a committed change that does not match
+	echo '# more' >>prog.in
+	git commit -q -am 'something else'
+	run git campaign ab attach
+	assert_output 'attached 0 B records to HEAD'
+	[ "$(git notes --ref campaign show "$base" | wc -l)" -eq 4 ]
+}
+
+@test "an INVALID A/B writes no records" {
+	write_prog ctl.in 525 0
+	ab --control ./ctl -n 10
+	assert_failure 1
+	run git notes --ref campaign show HEAD
+	assert_failure
+}
+
 @test "a fixed cost that moved is told apart from per-iteration work" {
 	write_prog prog.in 800 10
 	sweep --iters 64,512 -n 10

@@ -1,0 +1,149 @@
+/* A/B results as measurement records in the notes, and their move to the
+ * commit that holds the change once it is committed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "core/fingerprint.h"
+#include "core/measure.h"
+#include "core/record.h"
+#include "io/repo.h"
+#include "util/xalloc.h"
+
+static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
+		const struct ab_opts *o, const struct ab_point *p, int arm_b,
+		const char *run, const char *env, const char *at)
+{
+	char tree[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int rc;
+
+	record_init(rec);
+	memcpy(rec->run, run, RECORD_RUN_LEN + 1);
+	rec->metric = xstrdup(r->metric);
+	rec->value = arm_b ? p->sb.median : p->sa.median;
+	rec->unit = *r->unit ? xstrdup(r->unit) : NULL;
+	rec->better = xstrdup(r->higher_is_better ? "higher" : "lower");
+	rec->stat = xstrdup("median");
+	rec->n = (long)(arm_b ? p->nb : p->na);
+	rec->nsamples = arm_b ? p->nb : p->na;
+	rec->samples = xmalloc(rec->nsamples * sizeof(double));
+	memcpy(rec->samples, arm_b ? p->b : p->a,
+	       rec->nsamples * sizeof(double));
+	rec->arm = xstrdup(arm_b ? "B" : "A");
+	rec->ctl = p->control;
+	rec->iters = p->iters ? p->iters : -1;
+	rec->env = xstrdup(env);
+	rec->source = xstrdup("ab");
+	rec->at = xstrdup(at);
+	for (i = 0; i < o->nconfig; i++)
+		if ((rc = record_config_parse(rec, o->config[i], &ctx->err)) <
+		    0)
+			return rc;
+	if (!record_config_get(rec, "profiler"))
+		record_config_put(rec, "profiler", "off");
+	record_config_put(rec, "workload", p->workload);
+	if (arm_b) {
+		git_oid_tostr(tree, sizeof(tree), &r->b_tree);
+		record_config_put(rec, "b_tree", tree);
+	}
+	return record_check(rec, &ctx->err);
+}
+
+int ab_record(struct ctx *ctx, const struct ab_result *r,
+	      const struct ab_opts *o)
+{
+	char run[RECORD_RUN_LEN + 1], env[FINGERPRINT_ID_LEN + 1], at[21];
+	struct record *recs;
+	size_t n = 0, i;
+	int arm, rc;
+
+	if ((rc = record_new_run(run, &ctx->err)) < 0 ||
+	    (rc = fingerprint_current_id(env, ctx, NULL)) < 0)
+		return rc;
+	record_now(at);
+	recs = xcalloc(2 * r->npoints + 1, sizeof(*recs));
+	for (i = 0; i < r->npoints; i++)
+		for (arm = 0; arm < 2; arm++) {
+			const struct ab_point *p = &r->points[i];
+
+			if (!(arm ? p->nb : p->na) || p->failed_a ||
+			    p->failed_b)
+				continue;
+			if ((rc = fill(&recs[n++], ctx, r, o, p, arm, run, env,
+				       at)) < 0)
+				goto out;
+		}
+	rc = n ? measure_append(ctx, &r->a_commit, recs, n, "ab") : 0;
+out:
+	for (i = 0; i < n; i++)
+		record_release(&recs[i]);
+	free(recs);
+	return rc;
+}
+
+int ab_attach(size_t *out_n, struct ctx *ctx, const char *rev)
+{
+	git_repository *repo;
+	git_object *obj = NULL;
+	git_commit *c = NULL, *cur = NULL, *parent = NULL;
+	struct record *found = NULL, *recs = NULL;
+	char tree[GIT_OID_HEXSZ + 1];
+	size_t nfound = 0, nrecs, nbad, i;
+	int depth, rc;
+
+	*out_n = 0;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (git_revparse_single(&obj, repo, rev) < 0 ||
+	    git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT) < 0) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND, "no commit '%s'",
+			       rev);
+		goto out;
+	}
+	git_oid_tostr(tree, sizeof(tree), git_commit_tree_id(c));
+	/* the change was measured on an ancestor: the commit it was made on */
+	if ((rc = git_commit_dup(&cur, c)) < 0)
+		goto git_fail;
+	for (depth = 0; depth < 50; depth++) {
+		if (git_commit_parentcount(cur) == 0)
+			break;
+		if ((rc = git_commit_parent(&parent, cur, 0)) < 0)
+			goto git_fail;
+		git_commit_free(cur);
+		cur = parent;
+		parent = NULL;
+		if ((rc = measure_read_note(&recs, &nrecs, &nbad, ctx,
+					    git_commit_id(cur))) < 0)
+			goto out;
+		for (i = 0; i < nrecs; i++) {
+			const char *bt = record_config_get(&recs[i], "b_tree");
+
+			if (!recs[i].source || strcmp(recs[i].source, "ab") ||
+			    !bt || strcmp(bt, tree))
+				continue;
+			found = xrealloc(found, (nfound + 1) * sizeof(*found));
+			found[nfound++] = recs[i];
+			record_init(&recs[i]);
+		}
+		measure_records_free(recs, nrecs);
+		recs = NULL;
+	}
+	if (nfound && (rc = measure_append(ctx, git_commit_id(c), found, nfound,
+					   "ab attach")) < 0)
+		goto out;
+	*out_n = nfound;
+	goto out;
+git_fail:
+	rc = error_git(&ctx->err, rc, "cannot walk the history of '%s'", rev);
+out:
+	for (i = 0; i < nfound; i++)
+		record_release(&found[i]);
+	free(found);
+	git_commit_free(parent);
+	git_commit_free(cur);
+	git_commit_free(c);
+	git_object_free(obj);
+	return rc;
+}
