@@ -188,6 +188,8 @@ static int fetch(struct syncer *s)
 		if ((rc = fetch_once(&res, s, 0)) < 0)
 			goto out;
 	}
+	trace_printf("sync: git fetch exited %d after %.3f s", res.status,
+		     res.wall_s);
 	if (res.status) {
 		sync_git_reason(&why, res.err.ptr);
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
@@ -289,6 +291,11 @@ static int merge(struct syncer *s, const git_oid **tip, git_oid *tip_store,
 		if (rc == GIT_ELOCKED)
 			backoff(tries);
 	}
+	trace_printf("sync: notes %s: %zu notes, %zu lines added, %zu to push",
+		     mr->merged		? "merged"
+		     : mr->fast_forward ? "fast-forwarded"
+					: "kept",
+		     mr->notes, mr->lines_added, mr->lines_to_push);
 	s->rep->lines_added += mr->lines_added;
 	if (mr->merged)
 		s->rep->notes = "merged";
