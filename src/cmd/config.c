@@ -32,6 +32,34 @@ static int unknown_key(struct ctx *ctx, const char *key)
 	return cmd_fail(ctx);
 }
 
+/* A repeatable setting: every value, one line (or array member) each */
+static void list_multi(struct gitcfg *cfg, const struct setting *s,
+		       cJSON *arr, struct error *err)
+{
+	struct strvec all = STRVEC_INIT;
+	size_t i;
+
+	gitcfg_get_all(&all, cfg, s->key, err);
+	if (arr) {
+		cJSON *e = cJSON_CreateObject(), *vals;
+
+		cJSON_AddStringToObject(e, "key", s->key);
+		vals = cJSON_AddArrayToObject(e, "value");
+		for (i = 0; i < all.nr; i++)
+			cJSON_AddItemToArray(vals,
+					     cJSON_CreateString(all.v[i]));
+		cJSON_AddNullToObject(e, "default");
+		cJSON_AddStringToObject(e, "type", s->kind);
+		cJSON_AddStringToObject(e, "help", s->help);
+		cJSON_AddItemToArray(arr, e);
+	} else if (!all.nr) {
+		printf("%-20s (unset)\n", s->key);
+	}
+	for (i = 0; !arr && i < all.nr; i++)
+		printf("%-20s %s\n", s->key, all.v[i]);
+	strvec_clear(&all);
+}
+
 static int list(struct ctx *ctx, int json)
 {
 	struct gitcfg *cfg;
@@ -45,6 +73,10 @@ static int list(struct ctx *ctx, int json)
 	for (s = campaign_settings; s->key; s++) {
 		const char *v = NULL;
 
+		if (!strcmp(s->kind, "multi")) {
+			list_multi(cfg, s, arr, &ctx->err);
+			continue;
+		}
 		gitcfg_get(&v, cfg, s->key);
 		if (json) {
 			cJSON *e = cJSON_CreateObject();
@@ -104,14 +136,28 @@ int cmd_config(int argc, const char **argv, struct ctx *ctx)
 			ctx->err.code = GCAMP_EREFUSED;
 		return ctx->err.code ? cmd_fail(ctx) : 0;
 	}
+	if (n == 1 && !strcmp(s->kind, "multi")) {
+		struct strvec all = STRVEC_INIT;
+		size_t i;
+
+		gitcfg_get_all(&all, cfg, s->key, &ctx->err);
+		for (i = 0; i < all.nr; i++)
+			printf("%s\n", all.v[i]);
+		n = all.nr ? 0 : 1; /* unset: a "no" */
+		strvec_clear(&all);
+		return n;
+	}
 	if (n == 1) {
 		if (gitcfg_get(&v, cfg, s->key) < 0)
 			return 1; /* unset: like git config, a "no" */
 		printf("%s\n", v);
 		return 0;
 	}
+	/* a repeatable setting gains the value; others are replaced */
 	if (s->check(argv[1], &ctx->err) < 0 ||
-	    gitcfg_set(cfg, s->key, argv[1], &ctx->err) < 0)
+	    (!strcmp(s->kind, "multi")
+		     ? gitcfg_ensure(cfg, s->key, argv[1], &ctx->err)
+		     : gitcfg_set(cfg, s->key, argv[1], &ctx->err)) < 0)
 		return cmd_fail(ctx);
 	return 0;
 }

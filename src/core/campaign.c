@@ -89,6 +89,13 @@ const struct setting campaign_settings[] = {
 	{"campaign.umbrella", "integer", NULL,
 	 "the umbrella issue's number: the campaign's shared memory",
 	 check_issue},
+	{"campaign.requireFlag", "multi", NULL,
+	 "a flag every measured A/B command must hold (repeatable)",
+	 check_text},
+	{"campaign.forbidFlag", "multi", NULL,
+	 "a flag no measured A/B command may hold unless labelled "
+	 "profiler=on (repeatable)",
+	 check_text},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -238,7 +238,9 @@ sweep() {
 	assert_failure 1
 	[[ ${stderr_lines[0]} == "error: './prog 100' lacks the required flag '-Dtornado.recover.bailout=False'" ]]
 	[ ! -e .git/campaign/worktrees ]
-	git config campaign.forbidFlag -Dtornado.profiler=True
+	git campaign config forbidFlag -- -Dtornado.profiler=True
+	git campaign config forbidFlag -- -Dother=1
+	[ "$(git config --get-all campaign.forbidflag | wc -l)" -eq 2 ]
 	run --separate-stderr git campaign ab --build 'sh build.sh' \
 		--run './prog -Dtornado.profiler=True' --metric "$METRIC" -n 5
 	assert_failure 1
