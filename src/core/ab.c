@@ -70,14 +70,42 @@ int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err)
 		regfree(&re);
 		if (rc)
 			goto out;
+	} else if (!strncmp(head, "json:", 5) && head[5]) {
+		out->kind = AB_METRIC_JSON;
+		out->regex = xstrdup(head + 5);
+	} else if (!strncmp(head, "import:", 7)) {
+		const char *colon = strchr(head + 7, ':');
+		char *fmt =
+			colon ? xstrndup(head + 7, (size_t)(colon - head - 7))
+			      : xstrdup(head + 7);
+
+		out->kind = AB_METRIC_IMPORT;
+		out->format = import_format_find(fmt);
+		if (!out->format || !colon || !colon[1])
+			rc = error_set(
+				err, GCAMP_EUSAGE,
+				out->format ? "--metric '%s' needs a metric: "
+					      "import:FORMAT:METRIC"
+					    : "--metric '%s': no importer "
+					      "of that name",
+				head);
+		else
+			out->regex = xstrdup(colon + 1);
+		free(fmt);
+		if (rc)
+			goto out;
 	} else {
-		rc = error_set(err, GCAMP_EUSAGE,
-			       "unknown --metric '%s': wall, user, sys, maxrss "
-			       "or re:REGEX",
-			       head);
+		rc = error_set(
+			err, GCAMP_EUSAGE,
+			"unknown --metric '%s': wall, user, sys, maxrss, "
+			"re:REGEX, json:PATH or import:FORMAT:METRIC",
+			head);
 		goto out;
 	}
-	out->name = xstrdup(out->kind == AB_METRIC_REGEX ? "value" : head);
+	out->name = xstrdup(out->kind == AB_METRIC_REGEX    ? "value"
+			    : out->kind == AB_METRIC_JSON   ? out->regex
+			    : out->kind == AB_METRIC_IMPORT ? out->regex
+							    : head);
 	while ((opt = strtok_r(NULL, ";", &save))) {
 		char **slot = !strncmp(opt, "unit=", 5)	  ? &out->unit
 			      : !strncmp(opt, "name=", 5) ? &out->name
@@ -155,6 +183,64 @@ static void command_argv(struct strvec *out, const char *cmd, long iters,
 	buf_release(&line);
 }
 
+/* The number at path ("a.b.0.c") in the JSON text; -1 when it is not
+ * there. A program that prints more than the JSON: the last line that
+ * parses alone is tried too. */
+static int json_value(double *out, const char *path, const char *text,
+		      size_t len)
+{
+	cJSON *root = cJSON_ParseWithLength(text, len), *at;
+	const char *line;
+	char *copy, *key, *save = NULL;
+	int rc = -1;
+
+	for (line = text + len; !root && line > text;) {
+		const char *end = line;
+
+		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		line = end;
+		while (line > text && line[-1] != '\n')
+			line--;
+		if (end > line)
+			root = cJSON_ParseWithLength(line,
+						     (size_t)(end - line));
+	}
+	at = root;
+	copy = xstrdup(path);
+	for (key = strtok_r(copy, ".", &save); key && at;
+	     key = strtok_r(NULL, ".", &save))
+		at = cJSON_IsArray(at)
+			     ? cJSON_GetArrayItem(at, atoi(key))
+			     : cJSON_GetObjectItemCaseSensitive(at, key);
+	if (cJSON_IsNumber(at) && isfinite(at->valuedouble)) {
+		*out = at->valuedouble;
+		rc = 0;
+	}
+	free(copy);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* The first record called m->regex that the importer reads from text */
+static int import_value(double *out, const struct ab_metric *m,
+			const char *text, size_t len)
+{
+	struct import_set set = IMPORT_SET_INIT;
+	struct error err = ERROR_INIT;
+	size_t i;
+	int rc = -1;
+
+	if (!import_data(&set, m->format, text, len, "-", &err))
+		for (i = 0; i < set.nr && rc; i++)
+			if (!strcmp(set.recs[i].metric, m->regex)) {
+				*out = set.recs[i].value;
+				rc = 0;
+			}
+	import_set_release(&set);
+	return rc;
+}
+
 /* Reads the metric of one finished run; -1 when it is not there */
 static int metric_value(double *out, const struct ab_metric *m,
 			const struct proc_result *r)
@@ -178,6 +264,10 @@ static int metric_value(double *out, const struct ab_metric *m,
 	case AB_METRIC_RSS:
 		*out = (double)r->ru.ru_maxrss;
 		return 0;
+	case AB_METRIC_JSON:
+		return json_value(out, m->regex, r->out.ptr, r->out.len);
+	case AB_METRIC_IMPORT:
+		return import_value(out, m, r->out.ptr, r->out.len);
 	case AB_METRIC_REGEX:
 		break;
 	}
@@ -449,6 +539,8 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	out->unit = xstrdup(o->metric.unit ? o->metric.unit : "");
 	out->metric = xstrdup(o->metric.name ? o->metric.name : "wall");
 	out->higher_is_better = o->metric.higher_is_better;
+	for (i = 0; i < o->nconfig; i++)
+		strvec_push(&out->labels, o->config[i]);
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0)
 		return rc;
@@ -461,6 +553,8 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	}
 	git_object_free(obj);
 	git_oid_cpy(&out->a_commit, git_object_id(base));
+	if ((rc = ab_describe_env(out, ctx)) < 0)
+		goto out;
 	if ((rc = stash_worktree_tree(&out->b_tree, ctx)) < 0)
 		goto out;
 	git_oid_tostr(hex, sizeof(hex), git_object_id(base));

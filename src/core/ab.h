@@ -12,6 +12,7 @@
 
 #include "core/ctx.h"
 #include "core/stats.h"
+#include "import/import.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 
@@ -36,18 +37,25 @@ struct ab_metric {
 		AB_METRIC_USER,
 		AB_METRIC_SYS,
 		AB_METRIC_RSS,
-		AB_METRIC_REGEX
+		AB_METRIC_REGEX,
+		AB_METRIC_JSON,
+		AB_METRIC_IMPORT,
 	} kind;
-	char *regex; /* AB_METRIC_REGEX: POSIX extended, one group */
-	char *name;  /* "wall", or the name given with name= */
-	char *unit;  /* "s", "KiB", or the unit given with unit= */
+	char *regex; /* AB_METRIC_REGEX: POSIX extended, one group;
+		      * AB_METRIC_JSON: the path, "a.b.0.c";
+		      * AB_METRIC_IMPORT: the record's metric */
+	const struct import_format *format; /* AB_METRIC_IMPORT */
+	char *name; /* "wall", or the name given with name= */
+	char *unit; /* "s", "KiB", or the unit given with unit= */
 	int higher_is_better;
 };
 
-/* Parses --metric: "wall" (default), "user", "sys", "maxrss", or
- * "re:REGEX", each optionally followed by ";unit=U", ";better=higher" or
- * ";name=N". Returns 0, or GCAMP_EUSAGE with err set. Release with
- * ab_metric_release. */
+/* Parses --metric: "wall" (default), "user", "sys", "maxrss",
+ * "re:REGEX", "json:PATH" (a number in the JSON the run prints, by dotted
+ * path, array indexes as numbers) or "import:FORMAT:METRIC" (the first
+ * record called METRIC that importer FORMAT reads from the output), each
+ * optionally followed by ";unit=U", ";better=higher" or ";name=N". Returns 0,
+ * or GCAMP_EUSAGE with err set. Release with ab_metric_release. */
 int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err);
 void ab_metric_release(struct ab_metric *m);
 
@@ -105,7 +113,10 @@ struct ab_result {
 	size_t npoints;
 	int invalid;		/* a control moved */
 	struct strvec warnings; /* drift, noisy controls, blocked order */
+	struct strvec labels;	/* the --config labels, "key=value" */
 	struct ab_sweep sweep;
+	char env[17];	  /* this machine's fingerprint id */
+	char *env_line;	  /* "env ID: CPU, OS, GPU, driver, JDK, backend" */
 	git_oid a_commit; /* A's commit: where the records go */
 	git_oid b_tree;	  /* the tree B was built from */
 	char a_desc[64];  /* "HEAD (1a2b3c4d5e6f)" */
@@ -137,6 +148,10 @@ typedef void (*ab_progress_fn)(void *data, char arm, long i, long n,
  * negative code with ctx->err set (a failed build names its arm). */
 int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	   ab_progress_fn progress, void *data);
+
+/* Sets r->env (this machine's fingerprint, stored) and r->env_line, the
+ * line the table prints under it. */
+int ab_describe_env(struct ab_result *r, struct ctx *ctx);
 
 /* Writes the result as schema-1 records, in one notes commit on A's
  * commit: per workload, iteration count and arm, the median with every

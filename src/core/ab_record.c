@@ -51,16 +51,63 @@ static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
 	return record_check(rec, &ctx->err);
 }
 
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int ab_describe_env(struct ab_result *r, struct ctx *ctx)
+{
+	struct buf line = BUF_INIT;
+	const cJSON *id, *info, *models, *m;
+	cJSON *fp = NULL;
+	const char *s;
+	int rc;
+
+	if ((rc = fingerprint_current_id(r->env, ctx, NULL)) < 0 ||
+	    (rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
+		return rc;
+	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
+	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
+	buf_addf(&line, "env %s: %s", r->env,
+		 (s = jstr(id, "cpu_model")) ? s : "unknown CPU");
+	if ((s = jstr(id, "os")))
+		buf_addf(&line, ", %s", s);
+	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
+	if (cJSON_GetArraySize(models) > 0) {
+		buf_puts(&line, ", GPU");
+		cJSON_ArrayForEach(m, models) if (cJSON_IsString(m))
+			buf_addf(&line, " %s", m->valuestring);
+		if ((s = jstr(id, "driver_version")))
+			buf_addf(&line, ", driver %s", s);
+	} else {
+		buf_puts(&line, ", no GPU");
+		if ((s = jstr(info, "gpu_error")))
+			buf_addf(&line, " (%s)", s);
+	}
+	if ((s = jstr(id, "jdk_version")))
+		buf_addf(&line, ", JDK %s %s",
+			 jstr(id, "jdk_vendor") ? jstr(id, "jdk_vendor") : "",
+			 s);
+	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
+	free(r->env_line);
+	r->env_line = buf_detach(&line);
+	cJSON_Delete(fp);
+	return 0;
+}
+
 int ab_record(struct ctx *ctx, const struct ab_result *r,
 	      const struct ab_opts *o)
 {
-	char run[RECORD_RUN_LEN + 1], env[FINGERPRINT_ID_LEN + 1], at[21];
+	char run[RECORD_RUN_LEN + 1], at[21];
+	const char *env = r->env;
 	struct record *recs;
 	size_t n = 0, i;
 	int arm, rc;
 
-	if ((rc = record_new_run(run, &ctx->err)) < 0 ||
-	    (rc = fingerprint_current_id(env, ctx, NULL)) < 0)
+	if ((rc = record_new_run(run, &ctx->err)) < 0)
 		return rc;
 	record_now(at);
 	recs = xcalloc(2 * r->npoints + 1, sizeof(*recs));

@@ -255,6 +255,17 @@ cJSON *ab_result_json(const struct ab_result *r)
 	cJSON_AddNumberToObject(j, "n", (double)r->n);
 	cJSON_AddNumberToObject(j, "warmup", (double)r->warmup);
 	cJSON_AddStringToObject(j, "metric", r->metric);
+	cJSON_AddStringToObject(j, "env", r->env);
+	w = cJSON_AddObjectToObject(j, "config");
+	for (i = 0; i < r->labels.nr; i++) {
+		const char *eq = strchr(r->labels.v[i], '=');
+		char *key = eq ? xstrndup(r->labels.v[i],
+					  (size_t)(eq - r->labels.v[i]))
+			       : xstrdup(r->labels.v[i]);
+
+		cJSON_AddStringToObject(w, key, eq ? eq + 1 : "");
+		free(key);
+	}
 	cJSON_AddStringToObject(j, "unit", r->unit);
 	cJSON_AddStringToObject(j, "better",
 				r->higher_is_better ? "higher" : "lower");
@@ -270,6 +281,10 @@ cJSON *ab_result_json(const struct ab_result *r)
 		cJSON_AddItemToObject(o, "b", samples_json(p->b, p->nb));
 		cJSON_AddItemToObject(o, "median_a", num(p->sa.median));
 		cJSON_AddItemToObject(o, "median_b", num(p->sb.median));
+		cJSON_AddItemToObject(o, "min_a", num(p->sa.min));
+		cJSON_AddItemToObject(o, "max_a", num(p->sa.max));
+		cJSON_AddItemToObject(o, "min_b", num(p->sb.min));
+		cJSON_AddItemToObject(o, "max_b", num(p->sb.max));
 		cJSON_AddItemToObject(o, "mad_a", num(p->sa.mad));
 		cJSON_AddItemToObject(o, "mad_b", num(p->sb.mad));
 		cJSON_AddItemToObject(o, "ratio", num(p->cmp.ratio));
@@ -326,8 +341,10 @@ void ab_result_release(struct ab_result *r)
 	}
 	free(r->points);
 	strvec_clear(&r->warnings);
+	strvec_clear(&r->labels);
 	free(r->unit);
 	free(r->metric);
+	free(r->env_line);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -251,6 +251,55 @@ sweep() {
 	assert_success
 }
 
+@test "the number from JSON the run prints, or through an importer; output without the number stops the A/B" {
+	cat >prog.in <<-'EOF'
+		#!/bin/sh
+		echo "starting"
+		echo '{"decode": {"tok_s": [41.5, 42.0]}}'
+	EOF
+	git commit -q -am 'print JSON'
+	run --separate-stderr git campaign ab --build 'sh build.sh' --run ./prog \
+		--metric 'json:decode.tok_s.1;unit=tok/s;better=higher' -n 5
+	assert_success
+	assert_line --regexp '^\| `\./prog` \| 42 tok/s \| 42 tok/s \| 1\.000 .* ~ \|$'
+	assert_output --partial 'decode.tok_s.1, median of n = 5'
+	cp "$SRC_DIR/tests/fixtures/hyperfine/sleep-two-commands.json" out.json
+	printf '#!/bin/sh\ncat %s\n' "$PWD/out.json" >prog.in
+	git commit -q -am 'print hyperfine JSON'
+	run --separate-stderr git campaign ab --build 'sh build.sh' --run ./prog \
+		--metric 'import:hyperfine:hyperfine.time;unit=ns' -n 5
+	assert_success
+	assert_line --regexp '^\| `\./prog` \| 17057700 ns \| 17057700 ns \|'
+	run --separate-stderr git campaign ab --build 'sh build.sh' --run ./prog \
+		--metric 're:nothing ([0-9]+)' -n 5
+	assert_fatal "no number for --metric in the output of './prog' (arm A)"
+	run --separate-stderr git campaign ab --build true --run true --metric 'import:nope:x'
+	assert_failure 129
+	[[ ${stderr_lines[0]} == "error: --metric 'import:nope:x': no importer of that name" ]]
+}
+
+@test "SIGTERM in stash mode puts the change back before the command ends" {
+	write_prog prog.in 1000 9
+	sum=$(file_sum prog.in)
+	# an untracked control (stash mode stashes tracked files only) that
+	# sends SIGTERM to the harness on A's third run
+	cat >killer <<-'EOF'
+		#!/bin/sh
+		if [ "$GIT_CAMPAIGN_ARM" = A ] && [ "$(cat .runs 2>/dev/null)" = 3 ]; then
+			kill -TERM "$PPID"
+		fi
+		echo 'time: 1'
+	EOF
+	chmod +x killer
+	echo 'killer' >>.git/info/exclude
+	ab --mode stash -n 5 --control ./killer
+	assert_fatal 'interrupted by signal 15'
+	[ "$(file_sum prog.in)" = "$sum" ]
+	[ -z "$(git for-each-ref refs/campaign/stash/)" ]
+	run git campaign status
+	assert_line 'unfinished none'
+}
+
 @test "usage errors: missing --build, bad --iters, bad --metric, stash mode with nothing to stash" {
 	run --separate-stderr git campaign ab --run ./prog
 	assert_failure 129
