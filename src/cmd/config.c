@@ -33,8 +33,8 @@ static int unknown_key(struct ctx *ctx, const char *key)
 }
 
 /* A repeatable setting: every value, one line (or array member) each */
-static void list_multi(struct gitcfg *cfg, const struct setting *s,
-		       cJSON *arr, struct error *err)
+static void list_multi(struct gitcfg *cfg, const struct setting *s, cJSON *arr,
+		       struct error *err)
 {
 	struct strvec all = STRVEC_INIT;
 	size_t i;
