@@ -88,6 +88,12 @@ static void print_text(const struct status *st)
 	for (i = 0; i < st->nstashes; i++)
 		printf("%s %s (%.12s)\n", i ? "         " : "stashes  ",
 		       st->stashes[i].name, st->stashes[i].id);
+	if (st->last_ab.id)
+		printf("last ab   #%lld %s: %s (%s)\n", st->last_ab.id,
+		       st->last_ab.verdict, st->last_ab.workload,
+		       st->last_ab.at);
+	else
+		printf("last ab   none\n");
 	if (!st->nops)
 		printf("unfinished none\n");
 	for (i = 0; i < st->nops; i++) {
@@ -170,6 +176,16 @@ static void print_json(const struct status *st)
 		add_str(e, "name", st->stashes[i].name);
 		add_str(e, "id", st->stashes[i].id);
 		cJSON_AddItemToArray(a, e);
+	}
+	if (st->last_ab.id) {
+		cJSON *ab = cJSON_AddObjectToObject(j, "last_ab");
+
+		cJSON_AddNumberToObject(ab, "id", (double)st->last_ab.id);
+		cJSON_AddStringToObject(ab, "at", st->last_ab.at);
+		cJSON_AddStringToObject(ab, "workload", st->last_ab.workload);
+		cJSON_AddStringToObject(ab, "verdict", st->last_ab.verdict);
+	} else {
+		cJSON_AddNullToObject(j, "last_ab");
 	}
 	a = cJSON_AddArrayToObject(j, "unfinished");
 	for (i = 0; i < st->nops; i++) {

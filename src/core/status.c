@@ -2,6 +2,7 @@
 #include "core/status.h"
 
 #include <stdlib.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "io/repo.h"
@@ -16,6 +17,9 @@ void status_release(struct status *st)
 		return;
 	campaign_release(&st->campaign);
 	free(st->branch);
+	free(st->last_ab.at);
+	free(st->last_ab.workload);
+	free(st->last_ab.verdict);
 	for (i = 0; i < st->nstack; i++) {
 		free(st->stack[i].branch);
 		free(st->stack[i].parent);
@@ -139,6 +143,40 @@ static int collect_stashes(struct status *st, struct ctx *ctx,
 	return 0;
 }
 
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
+static int collect_last_ab(struct last_ab *out, struct db *db,
+			   struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = db_prepare(&st, db,
+			    "SELECT id, at, workload, verdict FROM ab_run"
+			    " ORDER BY id DESC LIMIT 1",
+			    err);
+
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(st, 0);
+		out->at = col_dup(st, 1);
+		out->workload = col_dup(st, 2);
+		out->verdict = col_dup(st, 3);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = error_sqlite(err, db, rc, "cannot read the last A/B");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int status_collect(struct status *out, struct ctx *ctx)
 {
 	git_repository *repo;
@@ -179,7 +217,9 @@ int status_collect(struct status *out, struct ctx *ctx)
 		return 0;
 	}
 	if (rc < 0 ||
-	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) < 0)
+	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
+		    0 ||
+	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0)
 		goto fail;
 	return 0;
 fail:

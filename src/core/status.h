@@ -21,6 +21,14 @@ struct named_stash {
 	char id[41]; /* the stash commit */
 };
 
+/* The last A/B run, from the database table ab_run. */
+struct last_ab {
+	long long id; /* 0: none */
+	char *at;
+	char *workload;
+	char *verdict; /* "faster 0.912", "~ 1.003", "INVALID" */
+};
+
 struct status {
 	struct campaign campaign;
 	char *branch;		  /* NULL when HEAD is detached */
@@ -34,6 +42,7 @@ struct status {
 	size_t nstashes;
 	struct journal_op *ops; /* unfinished operations */
 	size_t nops;
+	struct last_ab last_ab;
 };
 
 /* Gathers the status of the campaign in ctx; release with

@@ -40,6 +40,7 @@ base      develop, umbrella #42
 branch    main (0 ahead, 0 behind develop)
 stack     none
 stashes   none
+last ab   none
 unfinished none"
 }
 

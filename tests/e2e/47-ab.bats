@@ -57,6 +57,8 @@ sweep() {
 	# B is this working tree, untouched; A was built in a kept worktree
 	[ "$(git status --porcelain)" = ' M prog.in' ]
 	[ -x .git/campaign/worktrees/main/prog ]
+	run git campaign status
+	assert_line --regexp '^last ab   #1 faster 0\.96[0-9]: \./prog \{iters\} \(2026-.*Z\)$'
 	# kept in the database with every sample
 	run sqlite3 .git/campaign/campaign.db "SELECT verdict, json_array_length(result, '\$.workloads[0].b') FROM ab_run"
 	assert_output --regexp '^faster 0\.96[0-9]\|10$'
