@@ -151,7 +151,7 @@ FUZZ_DIR := build/fuzz
 FUZZ_SAN := address,undefined
 FUZZ_HAVE := $(foreach f,$(FUZZ_FORMATS),$(if $(shell grep -s -E \
 	'^[[:space:]]*\{"$(f)",' src/import/import.c),$(f)))
-FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c))
+FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c) src/io/proc.c)
 FUZZ_OBJS := $(FUZZ_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_HAVE:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L \

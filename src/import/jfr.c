@@ -4,22 +4,15 @@
 #include "import/jfr.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "import/jsonscan.h"
+#include "io/proc.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
-
-extern char **environ;
 
 static const char *const event_names[] = {"jdk.ExecutionSample",
 					  "jdk.NativeMethodSample"};
@@ -29,7 +22,6 @@ static const char *const event_names[] = {"jdk.ExecutionSample",
 /* What `jfr print` may write before it is stopped, and what of its
  * standard error is kept for the message. */
 #define JFR_MAX_OUTPUT ((size_t)256 << 20)
-#define JFR_MAX_STDERR ((size_t)4096)
 
 /* One sample's top frame, then one counted method. */
 struct sample {
@@ -489,158 +481,68 @@ static int parse_view(struct import_set *out, const char *data, size_t len,
 	return 0;
 }
 
-static int set_cloexec(int fd)
-{
-	return fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
-
-/* Reads the child's standard output (capped) and error (the first
- * JFR_MAX_STDERR bytes kept) until both are closed. */
-static int drain(struct buf *out, struct buf *errb, int ofd, int efd,
-		 const char *path, struct error *err)
-{
-	struct pollfd pf[2] = {{ofd, POLLIN, 0}, {efd, POLLIN, 0}};
-	char chunk[65536];
-	ssize_t n;
-	int i;
-
-	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return error_set(err, GCAMP_EFATAL,
-					 "cannot read from 'jfr': %s",
-					 strerror(errno));
-		}
-		for (i = 0; i < 2; i++) {
-			if (pf[i].fd < 0 || !pf[i].revents)
-				continue;
-			n = read(pf[i].fd, chunk, sizeof(chunk));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return error_set(err, GCAMP_EFATAL,
-						 "cannot read from 'jfr': %s",
-						 strerror(errno));
-			if (!n) {
-				pf[i].fd = -1;
-			} else if (i == 1) {
-				if (errb->len < JFR_MAX_STDERR)
-					buf_add(errb, chunk, (size_t)n);
-			} else if (out->len + (size_t)n > JFR_MAX_OUTPUT) {
-				error_set(err, GCAMP_EFATAL,
-					  "cannot convert '%s': jfr print "
-					  "wrote more than %zu MiB",
-					  path, JFR_MAX_OUTPUT >> 20);
-				error_hint(err, "import a shorter recording, "
-						"or filter it with jfr "
-						"print --json yourself");
-				return GCAMP_EFATAL;
-			} else {
-				buf_add(out, chunk, (size_t)n);
-			}
-		}
-	}
-	return 0;
-}
-
-static void jfr_failed(struct error *err, const char *path, int status,
-		       struct buf *errb)
-{
-	char *nl;
-
-	if (errb->len > JFR_MAX_STDERR)
-		errb->ptr[JFR_MAX_STDERR] = '\0';
-	nl = strchr(errb->ptr, '\n');
-	if (nl)
-		*nl = '\0';
-	if (WIFEXITED(status))
-		error_set(err, GCAMP_EFATAL,
-			  "jfr print failed on '%s' (exit %d)%s%s", path,
-			  WEXITSTATUS(status), *errb->ptr ? ": " : "",
-			  errb->ptr);
-	else
-		error_set(err, GCAMP_EFATAL,
-			  "jfr print failed on '%s' (signal %d)", path,
-			  WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 /* Runs `jfr print --json` on the recording at path into out. */
 static int run_jfr(struct buf *out, const char *path, struct error *err)
 {
-	posix_spawn_file_actions_t fa;
-	struct buf errb = BUF_INIT;
-	int opipe[2] = {-1, -1}, epipe[2] = {-1, -1};
-	int fa_made = 0, rc = 0, status = 0, e;
+	struct proc_result r = PROC_RESULT_INIT;
+	struct proc_opts po;
+	struct buf last = BUF_INIT;
 	char *arg = path[0] == '-' ? xasprintf("./%s", path) : xstrdup(path);
-	char *argv[] = {(char *)"jfr",
-			(char *)"print",
-			(char *)"--json",
-			(char *)"--stack-depth",
-			(char *)JFR_STACK_DEPTH,
-			(char *)"--events",
-			(char *)JFR_EVENTS,
-			arg,
-			NULL};
-	pid_t pid = -1;
+	const char *argv[] = {"jfr",
+			      "print",
+			      "--json",
+			      "--stack-depth",
+			      JFR_STACK_DEPTH,
+			      "--events",
+			      JFR_EVENTS,
+			      arg,
+			      NULL};
+	int rc;
 
-	if (pipe(opipe) < 0 || pipe(epipe) < 0) {
-		rc = error_set(err, GCAMP_EFATAL, "cannot run 'jfr': %s",
-			       strerror(errno));
-		goto out;
+	if (!proc_on_path("jfr")) {
+		error_set(err, GCAMP_EFATAL,
+			  "cannot read the JFR recording '%s': no 'jfr' "
+			  "program on PATH",
+			  path);
+		error_hint(err,
+			   "put a JDK's bin directory on PATH (jfr comes "
+			   "with JDK 11 and later), or import the output "
+			   "of 'jfr print --json --stack-depth 1 "
+			   "--events %s %s'",
+			   JFR_EVENTS, path);
+		free(arg);
+		return GCAMP_EFATAL;
 	}
-	set_cloexec(opipe[0]);
-	set_cloexec(opipe[1]);
-	set_cloexec(epipe[0]);
-	set_cloexec(epipe[1]);
-	posix_spawn_file_actions_init(&fa);
-	fa_made = 1;
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, opipe[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, epipe[1], 2);
-	e = posix_spawnp(&pid, "jfr", &fa, NULL, argv, environ);
-	if (e) {
-		pid = -1;
-		if (e == ENOENT) {
-			error_set(err, GCAMP_EFATAL,
-				  "cannot read the JFR recording '%s': no "
-				  "'jfr' program on PATH",
-				  path);
-			error_hint(err,
-				   "put a JDK's bin directory on PATH "
-				   "(jfr comes with JDK 11 and later), or "
-				   "import the output of 'jfr print --json "
-				   "--stack-depth 1 --events %s %s'",
-				   JFR_EVENTS, path);
-			rc = GCAMP_EFATAL;
-		} else {
-			rc = error_set(err, GCAMP_EFATAL,
-				       "cannot run 'jfr': %s", strerror(e));
-		}
-		goto out;
-	}
-	close(opipe[1]);
-	close(epipe[1]);
-	opipe[1] = epipe[1] = -1;
-	rc = drain(out, &errb, opipe[0], epipe[0], path, err);
-	if (rc < 0)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!rc && !(WIFEXITED(status) && !WEXITSTATUS(status))) {
-		jfr_failed(err, path, status, &errb);
+	memset(&po, 0, sizeof(po));
+	po.stdin_null = 1;
+	po.cap = JFR_MAX_OUTPUT;
+	rc = proc_run(&r, argv, &po, err);
+	if (!rc && r.out_truncated) {
+		error_set(err, GCAMP_EFATAL,
+			  "cannot convert '%s': jfr print wrote more than "
+			  "%zu MiB",
+			  path, JFR_MAX_OUTPUT >> 20);
+		error_hint(err, "import a shorter recording, or filter it "
+				"with jfr print --json yourself");
 		rc = GCAMP_EFATAL;
+	} else if (!rc && r.status) {
+		/* jfr names what went wrong on its first line */
+		const char *nl = strchr(r.err.ptr, '\n');
+
+		buf_add(&last, r.err.ptr,
+			nl ? (size_t)(nl - r.err.ptr) : r.err.len);
+		rc = error_set(err, GCAMP_EFATAL,
+			       r.signaled ? "jfr print failed on '%s' "
+					    "(signal %d)%s%s"
+					  : "jfr print failed on '%s' "
+					    "(exit %d)%s%s",
+			       path, r.signaled ? r.status - 128 : r.status,
+			       last.len ? ": " : "", last.ptr);
+	} else if (!rc) {
+		buf_add(out, r.out.ptr, r.out.len);
 	}
-out:
-	if (fa_made)
-		posix_spawn_file_actions_destroy(&fa);
-	for (e = 0; e < 2; e++) {
-		if (opipe[e] >= 0)
-			close(opipe[e]);
-		if (epipe[e] >= 0)
-			close(epipe[e]);
-	}
-	buf_release(&errb);
+	buf_release(&last);
+	proc_result_release(&r);
 	free(arg);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -202,4 +203,27 @@ out:
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
 	return rc;
+}
+
+int proc_on_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	struct buf file = BUF_INIT;
+	int found = 0;
+
+	for (p = path ? path : "/usr/bin:/bin"; !found && p; p = colon) {
+		colon = strchr(p, ':');
+		buf_reset(&file);
+		if (colon == p || !*p)
+			buf_puts(&file, ".");
+		else
+			buf_add(&file, p,
+				colon ? (size_t)(colon - p) : strlen(p));
+		buf_addf(&file, "/%s", prog);
+		found = !access(file.ptr, X_OK);
+		if (colon)
+			colon++;
+	}
+	buf_release(&file);
+	return found;
 }

@@ -49,6 +49,10 @@ struct proc_result {
 int proc_run(struct proc_result *out, const char *const *argv,
 	     const struct proc_opts *opts, struct error *err);
 
+/* 1 when prog (a name without '/') is an executable file in a folder of
+ * PATH, as execvp would find it; 0 when not. */
+int proc_on_path(const char *prog);
+
 /* Frees the captured output and resets out to PROC_RESULT_INIT. Accepts
  * NULL. */
 void proc_result_release(struct proc_result *out);
