@@ -23,9 +23,13 @@ struct command {
 
 static const struct command commands[] = {
 	{"config", cmd_config, "read and write the campaign's settings"},
+	{"gc", cmd_gc, "prune old stack backups and finished operations"},
 	{"init", cmd_init, "start a campaign in this repository"},
+	{"stack", cmd_stack,
+	 "stacked branches: new, show, restack, continue, abort, move"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"undo", cmd_undo, "restore the branches of the last stack operation"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))

@@ -194,3 +194,50 @@ void journal_ops_free(struct journal_op *ops, size_t n)
 	}
 	free(ops);
 }
+
+int journal_read(struct journal_step **out, size_t *out_n, struct db *db,
+		 long long id, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct journal_step *steps = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*out_n = 0;
+	rc = db_prepare(&st, db,
+			"SELECT step, data FROM journal WHERE op_id = ?"
+			" ORDER BY seq",
+			err);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			steps = xrealloc(steps, alloc * sizeof(*steps));
+		}
+		steps[n].step = col_dup(st, 0);
+		steps[n].data = col_dup(st, 1);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		journal_steps_free(steps, n);
+		return error_sqlite(err, db, rc, "cannot read the journal");
+	}
+	*out = steps;
+	*out_n = n;
+	return 0;
+}
+
+void journal_steps_free(struct journal_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(steps[i].step);
+		free(steps[i].data);
+	}
+	free(steps);
+}

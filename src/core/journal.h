@@ -39,6 +39,17 @@ int journal_unfinished(struct journal_op **out, size_t *out_n, struct db *db,
 		       struct error *err);
 void journal_ops_free(struct journal_op *ops, size_t n);
 
+struct journal_step {
+	char *step;
+	char *data; /* JSON */
+};
+
+/* Every step of operation id, in order, in a new array of *out_n entries;
+ * free it with journal_steps_free(). */
+int journal_read(struct journal_step **out, size_t *out_n, struct db *db,
+		 long long id, struct error *err);
+void journal_steps_free(struct journal_step *steps, size_t n);
+
 /* The current time in UTC as "YYYY-MM-DDTHH:MM:SSZ"; buf holds 21 bytes. */
 void journal_now(char *buf);
 
