@@ -2,8 +2,8 @@
  * order-statistic confidence intervals, the exact Mann-Whitney U test, the
  * Hodges-Lehmann confidence interval of a ratio, and Theil-Sen fits for
  * iteration sweeps. Methods and defaults follow benchstat (see
- * the shared reference measurement.md §3 and the comments in stats.c). Pure functions: no
- * I/O, no allocation the caller must free. */
+ * the shared reference measurement.md §3 and the comments in stats.c). Pure
+ * functions: no I/O, no allocation the caller must free. */
 #ifndef GCAMP_STATS_H
 #define GCAMP_STATS_H
 
@@ -43,11 +43,11 @@ double stats_mann_whitney_min_p(size_t na, size_t nb);
 
 struct stats_compare {
 	double median_a, median_b;
-	double ratio;	    /* median_b / median_a */
-	double p;	    /* Mann-Whitney, two-sided */
+	double ratio;	     /* median_b / median_a */
+	double p;	     /* Mann-Whitney, two-sided */
 	double ci_lo, ci_hi; /* 95% CI of the ratio b/a; NaN when it cannot
 			      * be computed (too few samples, values <= 0) */
-	int significant;    /* p < STATS_ALPHA */
+	int significant;     /* p < STATS_ALPHA */
 };
 
 /* Compares arm b against arm a (a is the baseline). The CI of the ratio
@@ -58,7 +58,7 @@ void stats_compare(struct stats_compare *out, const double *a, size_t na,
 
 /* Theil-Sen fit y = intercept + slope * x of n points (n >= 2, at least
  * two distinct x). Returns 0, or -1 when the fit is undefined. */
-int stats_theil_sen(double *out_intercept, double *out_slope,
-		    const double *x, const double *y, size_t n);
+int stats_theil_sen(double *out_intercept, double *out_slope, const double *x,
+		    const double *y, size_t n);
 
 #endif
