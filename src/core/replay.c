@@ -66,7 +66,7 @@ static int range(git_oid **out, size_t *out_n, git_repository *repo,
 			char hex[8];
 
 			git_oid_tostr(hex, sizeof(hex), &id);
-			rc = error_set(err, GCAMP_EREFUSED,
+			rc = error_set(err, GCAMP_EFATAL,
 				       "'%s' holds merge commit %s; restack "
 				       "replays only linear branches",
 				       branch, hex);

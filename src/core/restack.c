@@ -82,7 +82,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 			k = g->b[k].parent_idx;
 		} while (k != i && k != STACK_NONE && steps++ < g->n);
 		buf_puts(&chain, b->name);
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "cycle in recorded parents: %s", chain.ptr);
 		error_hint(&ctx->err,
 			   "re-parent one of them with 'git campaign stack "
@@ -91,7 +91,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		return rc;
 	}
 	if (!b->exists) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is recorded in the stack but the branch "
 			       "does not exist",
 			       b->name);
@@ -101,7 +101,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		return rc;
 	}
 	if (!b->parent_found) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "the parent '%s' of '%s' does not exist",
 			       b->parent, b->name);
 		error_hint(&ctx->err,
@@ -113,7 +113,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 	if ((rc = stack_other_worktree(&wt, repo, b->name, &ctx->err)) < 0)
 		return rc;
 	if (wt) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
 			       "it is not rewritten from here",
 			       b->name, wt);
@@ -127,13 +127,13 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		if ((rc = stack_tree_dirty(repo, &paths, &ctx->err)) < 0)
 			return rc;
 		if (rc) {
-			error_set(&ctx->err, GCAMP_EREFUSED,
+			error_set(&ctx->err, GCAMP_EFATAL,
 				  "the work tree of '%s' has changes (%s); "
 				  "nothing was restacked",
 				  head, paths);
 			error_hint(&ctx->err, "commit or stash them first");
 			free(paths);
-			return GCAMP_EREFUSED;
+			return GCAMP_EFATAL;
 		}
 	}
 	return 0;
@@ -152,7 +152,7 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 	if (o->move) {
 		x = stack_find(g, o->move);
 		if (x == STACK_NONE) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "'%s' is not stacked", o->move);
 			error_hint(&ctx->err,
 				   "record it with 'git campaign stack adopt "
@@ -168,7 +168,7 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 		k = stack_find(g, o->onto);
 		if (!strcmp(o->move, o->onto) ||
 		    (k != STACK_NONE && stack_is_descendant(g, k, x))) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "'%s' is '%s' or stacked on it: that "
 				       "would be a cycle",
 				       o->onto, o->move);
@@ -186,7 +186,7 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 
 		x = stack_find(g, name);
 		if (x == STACK_NONE) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "'%s' is not stacked", name);
 			error_hint(&ctx->err,
 				   "name a stacked branch, or use --all");
@@ -282,7 +282,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		goto out;
 	loaded = 1;
 	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' has no commits yet", op->head);
 		goto out;
 	}
@@ -322,7 +322,7 @@ static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
 	    (rc = stack_op_unfinished(op, ctx)) < 0)
 		return rc;
 	if (!*op) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "no stack operation to %s", what);
 		return rc;
 	}
@@ -360,7 +360,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 		return rc;
 	git_oid_tostr(hex, sizeof(hex), &op->c_onto);
 	if (!at_conflict(repo, op)) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "HEAD is no longer at the conflict in '%s' (a "
 			       "'git checkout' or 'git rebase --abort' moved "
 			       "it)",
@@ -384,7 +384,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 		restack_conflict_paths(&paths, idx);
 		for (i = 0; i < paths.nr; i++)
 			buf_addf(&b, "%s'%s'", i ? " " : "", paths.v[i]);
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "unresolved conflicts remain: %s", b.ptr);
 		error_hint(&ctx->err, "edit them, 'git add' them, then run "
 				      "'git campaign stack continue'");
@@ -393,7 +393,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	}
 	if ((rc = workdir_dirty(repo, &paths, &ctx->err)) != 0) {
 		if (rc > 0) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "changes not added to the index: '%s'",
 				       paths.v[0]);
 			error_hint(&ctx->err, "'git add' the resolution (or "
@@ -521,7 +521,7 @@ static int put_worktree_back(struct stack_op *op, struct ctx *ctx)
 		if ((!cur || strcmp(cur, op->head)) &&
 		    (rc = stack_tree_dirty(repo, &paths, &ctx->err)) != 0) {
 			if (rc > 0) {
-				rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
 					       "HEAD moved since the conflict "
 					       "and the work tree has changes "
 					       "(%s)",
@@ -572,7 +572,7 @@ int restack_skip(struct restack_result *out, struct ctx *ctx)
 		goto out;
 	out->op_id = op->id;
 	if (!op->conflict || op->apply) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "%s #%lld is not stopped at a conflict",
 			       op->kind, op->id);
 		error_hint(&ctx->err,

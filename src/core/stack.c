@@ -251,13 +251,13 @@ int stack_check_repo_state(git_repository *repo, struct error *err)
 
 	if (s == GIT_REPOSITORY_STATE_NONE)
 		return 0;
-	error_set(err, GCAMP_EREFUSED, "the repository is in the middle of %s",
+	error_set(err, GCAMP_EFATAL, "the repository is in the middle of %s",
 		  s > 0 && (size_t)s < sizeof(names) / sizeof(*names) &&
 				  names[s]
 			  ? names[s]
 			  : "another git operation");
 	error_hint(err, "finish it (or abort it) with git first");
-	return GCAMP_EREFUSED;
+	return GCAMP_EFATAL;
 }
 
 int stack_check_head(char **out, git_repository *repo, const char *what,
@@ -268,12 +268,12 @@ int stack_check_head(char **out, git_repository *repo, const char *what,
 	if (rc < 0)
 		return rc;
 	if (!*out) {
-		error_set(err, GCAMP_EREFUSED,
+		error_set(err, GCAMP_EFATAL,
 			  "HEAD is detached; %s needs a "
 			  "checked-out branch",
 			  what);
 		error_hint(err, "check out a branch first");
-		return GCAMP_EREFUSED;
+		return GCAMP_EFATAL;
 	}
 	return 0;
 }
@@ -433,6 +433,29 @@ static int check_name(struct ctx *ctx, const char *name)
 	return 0;
 }
 
+/* Brings the work tree and index from HEAD to commit, refusing to
+ * overwrite local changes (a no-op when HEAD is at commit). */
+static int checkout_commit(struct ctx *ctx, git_repository *repo,
+			   git_commit *commit)
+{
+	git_checkout_options co;
+	git_oid head;
+	int rc;
+
+	if (git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
+	    git_oid_equal(&head, git_commit_id(commit)))
+		return 0;
+	git_error_clear();
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	rc = git_checkout_tree(repo, (git_object *)commit, &co);
+	if (rc < 0) {
+		rc = error_git(&ctx->err, rc, "cannot check out the parent");
+		error_hint(&ctx->err, "commit or stash your changes first");
+	}
+	return rc;
+}
+
 int stack_new(struct ctx *ctx, const char *name, const char *parent)
 {
 	struct campaign c = {0};
@@ -476,6 +499,8 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 		rc = error_git(&ctx->err, rc, "cannot read '%s'", parent);
 		goto out;
 	}
+	if ((rc = checkout_commit(ctx, repo, commit)) < 0)
+		goto out;
 	buf_addf(&msg, "campaign: stack new %s on %s", name, parent);
 	if ((rc = git_branch_create(&ref, repo, name, commit, 0)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot create branch '%s'",
@@ -539,7 +564,7 @@ int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
 	}
 	rc = git_merge_base(&base, repo, &tip, &ptip);
 	if (rc < 0) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' and '%s' have no common history", branch,
 			       parent);
 		git_error_clear();

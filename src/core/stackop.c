@@ -299,7 +299,7 @@ int stack_op_unfinished(struct stack_op **out, struct ctx *ctx)
 		if (!is_stack_kind(ops[i].kind))
 			continue;
 		if (pid_alive(ops[i].pid)) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "another git campaign (pid %lld) is "
 				       "running %s #%lld",
 				       ops[i].pid, ops[i].kind, ops[i].id);
@@ -319,7 +319,7 @@ int stack_op_none_pending(struct ctx *ctx)
 	int rc = stack_op_unfinished(&op, ctx);
 
 	if (rc == 0 && op) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "%s #%lld is unfinished", op->kind, op->id);
 		error_hint(&ctx->err,
 			   "finish it with 'git campaign stack continue' or "
@@ -583,7 +583,7 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse)
 				continue;
 			if (exists != has_from ||
 			    (exists && !git_oid_equal(&now, &from))) {
-				rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
 					       "'%s' moved during the "
 					       "operation; nothing was changed",
 					       name);

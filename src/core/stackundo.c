@@ -44,7 +44,7 @@ static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 	    (rc = stack_check_head(&op->head, repo, what, &ctx->err)) < 0)
 		return rc;
 	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0)
-		return error_set(&ctx->err, GCAMP_EREFUSED,
+		return error_set(&ctx->err, GCAMP_EFATAL,
 				 "'%s' has no commits yet", op->head);
 	return 0;
 }
@@ -62,7 +62,7 @@ static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
 	    (rc = stack_other_worktree(&wt, repo, branch, &ctx->err)) < 0)
 		return rc;
 	if (wt) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
 			       "it is not rewritten from here",
 			       branch, wt);
@@ -72,11 +72,11 @@ static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
 	if (strcmp(branch, op->head))
 		return 0;
 	if ((rc = stack_tree_dirty(repo, &paths, &ctx->err)) > 0) {
-		error_set(&ctx->err, GCAMP_EREFUSED,
+		error_set(&ctx->err, GCAMP_EFATAL,
 			  "the work tree of '%s' has changes (%s)", branch,
 			  paths);
 		error_hint(&ctx->err, "commit or stash them first");
-		rc = GCAMP_EREFUSED;
+		rc = GCAMP_EFATAL;
 	}
 	free(paths);
 	return rc;
@@ -98,7 +98,7 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		goto out;
 	loaded = 1;
 	if ((i = stack_find(&g, branch)) == STACK_NONE) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED, "'%s' is not stacked",
+		rc = error_set(&ctx->err, GCAMP_EFATAL, "'%s' is not stacked",
 			       branch);
 		goto out;
 	}
@@ -113,7 +113,7 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		if (!strcmp(branch, op->head)) {
 			free(ref);
 			cJSON_Delete(e);
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "cannot delete the checked-out branch "
 				       "'%s'",
 				       branch);
@@ -199,7 +199,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	if ((rc = stack_op_load(&last, ctx, id)) < 0)
 		goto out;
 	if (!last->apply) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "%s #%lld changed nothing to undo", kind, id);
 		goto out;
 	}
@@ -222,7 +222,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 						e, "old")) == 0) {
 			if (git_commit_lookup(&c, repo, &old) < 0) {
 				git_error_clear();
-				rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
 					       "the old tip of '%s' is gone "
 					       "(pruned by gc?)",
 					       br->valuestring);
