@@ -464,6 +464,8 @@ int restack_continue(struct restack_result *out, struct ctx *ctx,
 	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0)
 		goto out;
 	out->op_id = op->id;
+	/* the choice of the first run does not bind this one */
+	op->may_checkout = !no_checkout;
 	if (op->apply) {
 		rc = restack_finish_op(op, ctx, out);
 		goto out;
