@@ -316,6 +316,7 @@ out:
 static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
 {
 	git_repository *repo;
+	char *wt;
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
@@ -326,7 +327,16 @@ static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
 			       "no stack operation to %s", what);
 		return rc;
 	}
-	return 0;
+	wt = stack_worktree_id(repo);
+	if ((*op)->wt && strcmp((*op)->wt, wt)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld runs in another work tree (%s)",
+			       (*op)->kind, (*op)->id,
+			       *(*op)->wt ? (*op)->wt : "the main one");
+		error_hint(&ctx->err, "%s it from there", what);
+	}
+	free(wt);
+	return rc;
 }
 
 /* HEAD still where the conflict left it */

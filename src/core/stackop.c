@@ -16,6 +16,17 @@
 #include "util/buf.h"
 #include "util/xalloc.h"
 
+char *stack_worktree_id(git_repository *repo)
+{
+	const char *mine = git_repository_path(repo);
+	const char *common = git_repository_commondir(repo);
+	size_t n = strlen(common);
+
+	if (!strncmp(mine, common, n) && !strncmp(mine + n, "worktrees/", 10))
+		return xstrndup(mine + n + 10, strcspn(mine + n + 10, "/"));
+	return xstrdup("");
+}
+
 cJSON *oid_json(const git_oid *id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -67,6 +78,7 @@ void stack_op_free(struct stack_op *op)
 	free(op->name);
 	free(op->head);
 	free(op->index_copy);
+	free(op->wt);
 	cJSON_Delete(op->fixed);
 	cJSON_Delete(op->c_rest);
 	cJSON_Delete(op->c_notes);
@@ -87,6 +99,7 @@ static cJSON *plan_json(const struct stack_op *op)
 	cJSON_AddItemToObject(j, "head_old", oid_json(&op->head_old));
 	cJSON_AddBoolToObject(j, "may_checkout", op->may_checkout);
 	cJSON_AddItemToObject(j, "index_copy", str_json(op->index_copy));
+	cJSON_AddItemToObject(j, "wt", str_json(op->wt));
 	a = cJSON_AddArrayToObject(j, "branches");
 	for (i = 0; i < op->n; i++) {
 		const struct op_branch *b = &op->b[i];
@@ -117,6 +130,7 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 	op->name = json_str(j, "name");
 	op->head = json_str(j, "head");
 	op->index_copy = json_str(j, "index_copy");
+	op->wt = json_str(j, "wt");
 	op->may_checkout = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(j, "may_checkout"));
 	if (!op->kind || !op->name ||
@@ -398,7 +412,7 @@ int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary)
 	git_repository *repo;
 	struct db *db;
 	struct buf wt = BUF_INIT, idx = BUF_INIT;
-	char now[21], stamp[21];
+	char now[21], stamp[21], *copy;
 	size_t i, k = 0;
 	int rc;
 
@@ -417,11 +431,14 @@ int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary)
 			stamp[k++] = now[i];
 	stamp[k] = 0;
 	op->name = xasprintf("%s-%lld", stamp, op->id);
+	op->wt = stack_worktree_id(repo);
 	if (op->head) {
 		buf_addf(&idx, "%sindex", git_repository_path(repo));
-		op->index_copy = xasprintf("%scampaign-%s.index",
-					   git_repository_path(repo), op->name);
-		rc = copy_file(idx.ptr, op->index_copy, &ctx->err);
+		op->index_copy = xasprintf("campaign-%s.index", op->name);
+		copy = xasprintf("%s%s", git_repository_path(repo),
+				 op->index_copy);
+		rc = copy_file(idx.ptr, copy, &ctx->err);
+		free(copy);
 		if (rc == GCAMP_ENOTFOUND) {
 			free(op->index_copy);
 			op->index_copy = NULL;
@@ -705,8 +722,12 @@ int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx)
 		goto out;
 	}
 	if (op->index_copy) {
+		char *copy = xasprintf("%s%s", git_repository_path(repo),
+				       op->index_copy);
+
 		idx = xasprintf("%sindex", git_repository_path(repo));
-		rc = copy_file(op->index_copy, idx, &ctx->err);
+		rc = copy_file(copy, idx, &ctx->err);
+		free(copy);
 		if (rc == GCAMP_ENOTFOUND)
 			rc = 0;
 		if (rc < 0)
@@ -723,13 +744,20 @@ out:
 
 int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok)
 {
+	git_repository *repo;
 	struct db *db;
 	int rc;
 
-	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
 	    (rc = journal_finish(db, op->id, ok, &ctx->err)) < 0)
 		return rc;
-	if (op->index_copy)
-		unlink(op->index_copy);
+	if (op->index_copy) {
+		char *copy = xasprintf("%s%s", git_repository_path(repo),
+				       op->index_copy);
+
+		unlink(copy);
+		free(copy);
+	}
 	return 0;
 }

@@ -32,7 +32,9 @@ struct stack_op {
 	char *head;	  /* the branch checked out at the start */
 	git_oid head_old; /* its tip then */
 	int may_checkout; /* a conflict may be checked out */
-	char *index_copy; /* the index file saved at the start, or NULL */
+	char *index_copy; /* the index saved at the start (a file name in the
+			     work tree's git dir), or NULL */
+	char *wt;	  /* the work tree it runs in (stack_worktree_id) */
 	struct op_branch *b;
 	size_t n;
 	cJSON *fixed; /* the ref and record updates, for undo and delete */
@@ -104,6 +106,9 @@ char *restack_describe(git_repository *repo, const git_oid *id);
 void restack_conflict_paths(struct strvec *out, git_index *idx);
 /* [a, b] as JSON. */
 cJSON *oid_pair_json(const git_oid *a, const git_oid *b);
+/* "" for the main work tree, else the linked work tree's name (its
+ * folder under $GIT_COMMON_DIR/worktrees); the caller frees it. */
+char *stack_worktree_id(git_repository *repo);
 /* The JSON of a commit id; an id from JSON (GCAMP_EFATAL when bad). */
 cJSON *oid_json(const git_oid *id);
 int oid_from_json(git_oid *out, const cJSON *j);
