@@ -115,7 +115,7 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 		      struct error *err)
 {
 	git_commit *c = NULL, *p = NULL, *b = NULL;
-	git_tree *tp = NULL, *tb = NULL, *tc = NULL;
+	git_tree *tp = NULL, *tb = NULL, *tc = NULL, *tn = NULL;
 	git_index *idx = NULL;
 	git_merge_options mo;
 	git_note *note = NULL;
@@ -165,11 +165,11 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 			goto out;
 		}
 	}
-	if ((rc = git_tree_lookup(&tc, repo, &tree)) < 0 ||
+	if ((rc = git_tree_lookup(&tn, repo, &tree)) < 0 ||
 	    (rc = git_commit_create(&out, repo, NULL, git_commit_author(c),
 				    git_commit_committer(c),
 				    git_commit_message_encoding(c),
-				    git_commit_message_raw(c), tc, 1,
+				    git_commit_message_raw(c), tn, 1,
 				    (const git_commit **)&b)) < 0) {
 		rc = error_git(err, rc, "cannot write a commit");
 		goto out;
@@ -184,6 +184,7 @@ out:
 	git_tree_free(tp);
 	git_tree_free(tb);
 	git_tree_free(tc);
+	git_tree_free(tn);
 	git_commit_free(c);
 	git_commit_free(p);
 	git_commit_free(b);
