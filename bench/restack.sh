@@ -40,7 +40,7 @@ esac
 BIN_DIR=$(cd "$BIN_DIR" && pwd)
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/git-campaign-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -71,7 +71,7 @@ my @mid = qw(core io net util cache proto api kernels);
 my @paths;
 for my $i (0 .. $nfiles - 1) {
 	push @paths, sprintf("%s/%s/d%02d/file%04d.c", $top[$i % @top],
-	    $mid[int($i / @top) % @mid], int($i / 64) % 32, $i);
+	    $mid[int($i / @top) % @mid], int($i / 64) % 4, $i);
 }
 my @rev = (0) x $nfiles;
 sub content {
@@ -151,7 +151,7 @@ for run in $(seq 1 "$RUNS"); do
 	cp -a "$REPO" "$TMP/b"
 	cd "$TMP/a"
 	git ls-files -z | xargs -0 touch -d '2020-01-01 00:00:00'
-	git status -q >/dev/null # let git record the new stat data
+	git update-index -q --refresh # let git record the new stat data
 	old_top=$(git rev-parse HEAD)
 	t0=$(date +%s%N)
 	git campaign stack restack --all >/dev/null

@@ -10,6 +10,7 @@
 #include "core/stackop.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/trace.h"
 #include "util/xalloc.h"
 
 /* "1234567 subject" of commit id */
@@ -102,6 +103,77 @@ cJSON *oid_pair_json(const git_oid *a, const git_oid *b)
 	return p;
 }
 
+/* 1 when tree entry e (NULL: none) is the file of diff side f */
+static int same_entry(const git_tree_entry *e, const git_diff_file *f,
+		      int f_exists)
+{
+	if (!e || !f_exists)
+		return !e && !f_exists;
+	return git_oid_equal(git_tree_entry_id(e), &f->id) &&
+	       (unsigned)git_tree_entry_filemode(e) == f->mode;
+}
+
+/*
+ * The fast path of a cherry-pick, after git-branchless: only the paths the
+ * commit changes (the diff of its parent's tree tp to its tree tc, which
+ * skips unchanged subtrees) are looked at in the base tree tb. Where the
+ * base still has the parent's version, the commit's version is taken;
+ * where it already has the commit's, it stays. The new tree is tb with
+ * those paths updated (git_tree_create_updated writes only the subtrees on
+ * their way). Any other case (both sides changed a path, a file where a
+ * folder is) returns 1: the caller merges the whole trees instead.
+ */
+static int replay_paths(git_oid *out, git_repository *repo, git_tree *tp,
+			git_tree *tb, git_tree *tc)
+{
+	git_diff_options dopts;
+	git_diff *diff = NULL;
+	git_tree_update *up = NULL;
+	size_t i, n, nup = 0;
+	int rc;
+
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	dopts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if ((rc = git_diff_tree_to_tree(&diff, repo, tp, tc, &dopts)) < 0)
+		return rc;
+	n = git_diff_num_deltas(diff);
+	up = xcalloc(n + 1, sizeof(*up));
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		int had = d->status != GIT_DELTA_ADDED;
+		int has = d->status != GIT_DELTA_DELETED;
+		git_tree_entry *e = NULL;
+
+		rc = git_tree_entry_bypath(&e, tb, d->new_file.path);
+		if (rc < 0 && rc != GIT_ENOTFOUND)
+			goto fallback;
+		git_error_clear();
+		if (same_entry(e, &d->old_file, had)) {
+			up[nup].action = has ? GIT_TREE_UPDATE_UPSERT
+					     : GIT_TREE_UPDATE_REMOVE;
+			up[nup].id = d->new_file.id;
+			up[nup].filemode = (git_filemode_t)d->new_file.mode;
+			up[nup].path = d->new_file.path;
+			nup++;
+		} else if (!same_entry(e, &d->new_file, has)) {
+			git_tree_entry_free(e);
+			goto fallback;
+		}
+		git_tree_entry_free(e);
+	}
+	if (git_tree_create_updated(out, repo, tb, nup, up) < 0)
+		goto fallback;
+	rc = 0;
+	goto out;
+fallback:
+	git_error_clear();
+	rc = 1;
+out:
+	free(up);
+	git_diff_free(diff);
+	return rc;
+}
+
 /*
  * Replays one commit onto *base, as a cherry-pick in memory: the merge of
  * (its parent's tree, base's tree, its tree). When base's tree is its
@@ -144,17 +216,23 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 		if ((rc = git_commit_tree(&tp, p)) < 0 ||
 		    (rc = git_commit_tree(&tb, b)) < 0 ||
 		    (rc = git_commit_tree(&tc, c)) < 0 ||
+		    (rc = replay_paths(&tree, repo, tp, tb, tc)) < 0) {
+			rc = error_git(err, rc, "cannot replay a commit");
+			goto out;
+		}
+		if (rc == 1 &&
 		    (rc = git_merge_trees(&idx, repo, tp, tb, tc, &mo)) < 0) {
 			rc = error_git(err, rc, "cannot replay a commit");
 			goto out;
 		}
-		if (git_index_has_conflicts(idx)) {
+		if (idx && git_index_has_conflicts(idx)) {
 			*conflict = idx;
 			idx = NULL;
 			rc = 1;
 			goto out;
 		}
-		if ((rc = git_index_write_tree_to(&tree, idx, repo)) < 0) {
+		if (idx &&
+		    (rc = git_index_write_tree_to(&tree, idx, repo)) < 0) {
 			rc = error_git(err, rc, "cannot write a tree");
 			goto out;
 		}
@@ -551,6 +629,7 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 		if ((rc = stack_op_step(op, ctx, "apply",
 					cJSON_Duplicate(apply, 1))) < 0)
 			return rc;
+		trace_printf("restack: updates built");
 	}
 	if (!op->applied) {
 		if ((rc = stack_op_apply_refs(op, ctx, 0)) < 0)
@@ -558,9 +637,11 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 		op->applied = 1;
 		if ((rc = stack_op_step(op, ctx, "applied", NULL)) < 0)
 			return rc;
+		trace_printf("restack: refs and records updated");
 	}
 	if ((rc = stack_op_checkout(op, ctx)) < 0)
 		return rc;
+	trace_printf("restack: work tree updated");
 	out->op_id = op->id;
 	return stack_op_finish(op, ctx, 1);
 }

@@ -11,6 +11,7 @@
 #include "core/stackop.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/trace.h"
 #include "util/xalloc.h"
 
 void restack_result_release(struct restack_result *r)
@@ -124,7 +125,10 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 	if (head && !strcmp(head, b->name)) {
 		char *paths = NULL;
 
-		if ((rc = stack_tree_dirty(repo, &paths, &ctx->err)) < 0)
+		trace_printf("restack: checking the work tree");
+		rc = stack_tree_dirty(repo, &paths, &ctx->err);
+		trace_printf("restack: checked the work tree");
+		if (rc < 0)
 			return rc;
 		if (rc) {
 			error_set(&ctx->err, GCAMP_EFATAL,
@@ -272,6 +276,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	int rc, loaded = 0;
 
 	memset(out, 0, sizeof(*out));
+	trace_printf("restack: start");
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0 ||
 	    (rc = stack_op_none_pending(ctx)) < 0 ||
@@ -281,6 +286,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	    (rc = stack_graph_load(&g, ctx)) < 0)
 		goto out;
 	loaded = 1;
+	trace_printf("restack: checked, graph of %zu branches loaded", g.n);
 	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' has no commits yet", op->head);
@@ -289,6 +295,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	op->kind = xstrdup("restack");
 	if ((rc = plan(op, ctx, &g, o, repo)) < 0)
 		goto out;
+	trace_printf("restack: planned %zu branches", op->n);
 	if (!op->n) {
 		out->nothing = 1;
 		goto out;
@@ -304,6 +311,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	    (rc = stack_op_backup(op, ctx)) < 0)
 		goto out;
 	out->op_id = op->id;
+	trace_printf("restack: journal begun, backups written");
 	rc = restack_run_queue(op, ctx, out, o->no_checkout);
 out:
 	if (loaded)

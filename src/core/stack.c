@@ -90,15 +90,47 @@ static int cmp_branch(const void *a, const void *b)
 		      ((const struct stack_branch *)b)->name);
 }
 
+/*
+ * Walks first parents from tip looking for was, at most limit steps: 1
+ * with *steps when found. Stacked branches are linear and short, so this
+ * answers without the whole-history walk of a merge base (which, without a
+ * commit-graph, can visit every commit of a large repository).
+ */
+static int first_parent_walk(size_t *steps, git_repository *repo,
+			     const git_oid *tip, const git_oid *was,
+			     size_t limit)
+{
+	git_commit *c = NULL;
+	git_oid id = *tip;
+	size_t n;
+
+	for (n = 0; n <= limit; n++) {
+		if (git_oid_equal(&id, was)) {
+			*steps = n;
+			return 1;
+		}
+		if (git_commit_lookup(&c, repo, &id) < 0 ||
+		    git_commit_parentcount(c) == 0)
+			break;
+		id = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		c = NULL;
+	}
+	git_commit_free(c);
+	git_error_clear();
+	return 0;
+}
+
 int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
 		   const git_oid *tip, const git_oid *parent_now,
 		   struct error *err)
 {
 	git_oid was;
+	size_t steps;
 	int rc;
 
 	if (recorded && git_oid_fromstr(&was, recorded) == 0 &&
-	    (git_oid_equal(&was, tip) ||
+	    (first_parent_walk(&steps, repo, tip, &was, 1000) ||
 	     git_graph_descendant_of(repo, tip, &was) == 1)) {
 		*out = was;
 		return 0;
@@ -119,6 +151,8 @@ static size_t count_range(git_repository *repo, const git_oid *upstream,
 {
 	size_t ahead = 0, behind = 0;
 
+	if (first_parent_walk(&ahead, repo, tip, upstream, 1000))
+		return ahead;
 	if (git_graph_ahead_behind(&ahead, &behind, repo, tip, upstream) < 0)
 		git_error_clear();
 	return ahead;
@@ -278,42 +312,58 @@ int stack_check_head(char **out, git_repository *repo, const char *what,
 	return 0;
 }
 
+/* Appends up to 5 paths of diff to b; 1 when it has any. */
+static int diff_paths(struct buf *b, size_t *shown, git_diff *diff)
+{
+	size_t i, n = git_diff_num_deltas(diff);
+
+	for (i = 0; i < n && *shown < 5; i++, ++*shown)
+		buf_addf(b, "%s'%s'", b->len ? " " : "",
+			 git_diff_get_delta(diff, i)->new_file.path);
+	return n > 0;
+}
+
 int stack_tree_dirty(git_repository *repo, char **paths, struct error *err)
 {
-	git_status_options opts;
-	git_status_list *list = NULL;
+	git_diff_options opts;
+	git_diff *staged = NULL, *unstaged = NULL;
+	git_reference *head = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
 	struct buf b = BUF_INIT;
-	size_t i, n, shown = 0;
-	int rc, dirty = 0;
+	size_t shown = 0;
+	int rc, dirty;
 
 	if (paths)
 		*paths = NULL;
-	git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
-	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	rc = git_status_list_new(&list, repo, &opts);
-	if (rc < 0)
-		return error_git(err, rc, "cannot read the work tree's status");
-	n = git_status_list_entrycount(list);
-	for (i = 0; i < n; i++) {
-		const git_status_entry *e = git_status_byindex(list, i);
-		const git_diff_delta *d = e->head_to_index
-						  ? e->head_to_index
-						  : e->index_to_workdir;
-
-		if (e->status == GIT_STATUS_CURRENT ||
-		    (e->status & (GIT_STATUS_IGNORED | GIT_STATUS_WT_NEW)))
-			continue;
-		dirty = 1;
-		if (d && shown++ < 5)
-			buf_addf(&b, "%s'%s'", b.len ? " " : "",
-				 d->new_file.path);
+	/* two diffs rather than a status: no rename detection, and no walk
+	 * for untracked files, which do not count */
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_IGNORE_SUBMODULES;
+	if ((rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_repository_head(&head, repo)) < 0 ||
+	    (rc = git_reference_peel((git_object **)&tree, head,
+				     GIT_OBJECT_TREE)) < 0 ||
+	    (rc = git_diff_tree_to_index(&staged, repo, tree, index, &opts)) <
+		    0 ||
+	    (rc = git_diff_index_to_workdir(&unstaged, repo, index, &opts)) <
+		    0) {
+		rc = error_git(err, rc, "cannot read the work tree's status");
+		goto out;
 	}
-	git_status_list_free(list);
+	dirty = diff_paths(&b, &shown, staged);
+	dirty |= diff_paths(&b, &shown, unstaged);
 	if (paths && dirty)
 		*paths = buf_detach(&b);
+	rc = dirty;
+out:
 	buf_release(&b);
-	return dirty;
+	git_diff_free(staged);
+	git_diff_free(unstaged);
+	git_tree_free(tree);
+	git_reference_free(head);
+	git_index_free(index);
+	return rc;
 }
 
 /* "ref: refs/heads/NAME" in file path names branch */

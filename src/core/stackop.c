@@ -637,8 +637,35 @@ out:
 	return rc;
 }
 
+/* The paths where index and commit's tree differ, appended to out. */
+static int changed_paths(struct strvec *out, git_repository *repo,
+			 git_commit *commit, git_index *index)
+{
+	git_tree *tree = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int rc;
+
+	if ((rc = git_commit_tree(&tree, commit)) < 0 ||
+	    (rc = git_diff_tree_to_index(&diff, repo, tree, index, NULL)) < 0)
+		goto out;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		strvec_push(out, d->old_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strvec_push(out, d->new_file.path);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	return rc;
+}
+
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 {
+	struct strvec paths = STRVEC_INIT;
 	git_checkout_options co;
 	git_repository *repo;
 	git_commit *commit = NULL;
@@ -665,10 +692,19 @@ int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 		goto out;
 	}
 	/* only the paths that differ between the index and the new tip are
-	 * written: the other files keep their mtimes */
-	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	 * looked at and written: the other files keep their mtimes, and the
+	 * work tree is not scanned */
+	co.checkout_strategy =
+		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	co.baseline_index = index;
-	rc = git_checkout_tree(repo, (git_object *)commit, &co);
+	if ((rc = changed_paths(&paths, repo, commit, index)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot compare with '%s'",
+			       op->head);
+		goto out;
+	}
+	co.paths.strings = paths.v;
+	co.paths.count = paths.nr;
+	rc = paths.nr ? git_checkout_tree(repo, (git_object *)commit, &co) : 0;
 	if (rc < 0) {
 		rc = error_git(&ctx->err, rc,
 			       "the branches are updated but the work tree "
@@ -687,6 +723,7 @@ done:
 	op->checked = 1;
 	rc = stack_op_step(op, ctx, "checkout", NULL);
 out:
+	strvec_clear(&paths);
 	git_commit_free(commit);
 	git_index_free(index);
 	free(ref);
