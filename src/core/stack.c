@@ -2,6 +2,8 @@
 #include "core/stack.h"
 
 #include <dirent.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +325,50 @@ static int diff_paths(struct buf *b, size_t *shown, git_diff *diff)
 	return n > 0;
 }
 
+/*
+ * 1 when every file of the index still has the stat data the index
+ * recorded (size, mtime, ctime, inode), none of it as new as the index
+ * file itself (racily clean): then the work tree matches the index without
+ * a file read or a directory walk, as git's own refresh assumes. 0 when a
+ * file may differ; the caller then compares for real.
+ */
+static int stat_clean(git_repository *repo, git_index *index)
+{
+	const char *wd = git_repository_workdir(repo);
+	struct buf p = BUF_INIT;
+	struct stat ist, st;
+	size_t i, n = git_index_entrycount(index);
+	int clean = 0;
+
+	buf_addf(&p, "%sindex", git_repository_path(repo));
+	if (!wd || stat(p.ptr, &ist) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+
+		if (git_index_entry_stage(e) ||
+		    (e->flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS))
+			goto out;
+		if (e->mode == GIT_FILEMODE_COMMIT)
+			continue;
+		buf_reset(&p);
+		buf_addf(&p, "%s%s", wd, e->path);
+		if (lstat(p.ptr, &st) < 0 ||
+		    (uint32_t)st.st_size != e->file_size ||
+		    (uint32_t)st.st_ino != e->ino ||
+		    (int32_t)st.st_mtime != e->mtime.seconds ||
+		    (int32_t)st.st_ctime != e->ctime.seconds ||
+		    (e->mtime.nanoseconds &&
+		     (uint32_t)st.st_mtim.tv_nsec != e->mtime.nanoseconds) ||
+		    st.st_mtime >= ist.st_mtime)
+			goto out;
+	}
+	clean = 1;
+out:
+	buf_release(&p);
+	return clean;
+}
+
 int stack_tree_dirty(git_repository *repo, char **paths, struct error *err)
 {
 	git_diff_options opts;
@@ -346,13 +392,15 @@ int stack_tree_dirty(git_repository *repo, char **paths, struct error *err)
 				     GIT_OBJECT_TREE)) < 0 ||
 	    (rc = git_diff_tree_to_index(&staged, repo, tree, index, &opts)) <
 		    0 ||
-	    (rc = git_diff_index_to_workdir(&unstaged, repo, index, &opts)) <
-		    0) {
+	    (!stat_clean(repo, index) &&
+	     (rc = git_diff_index_to_workdir(&unstaged, repo, index, &opts)) <
+		     0)) {
 		rc = error_git(err, rc, "cannot read the work tree's status");
 		goto out;
 	}
 	dirty = diff_paths(&b, &shown, staged);
-	dirty |= diff_paths(&b, &shown, unstaged);
+	if (unstaged)
+		dirty |= diff_paths(&b, &shown, unstaged);
 	if (paths && dirty)
 		*paths = buf_detach(&b);
 	rc = dirty;
