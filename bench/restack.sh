@@ -14,6 +14,7 @@
 # both ways give every branch the same tree, and counts the work-tree files
 # whose mtime the restack changed (only the files that differ between the
 # old and the new top may change). Exits non-zero when a check fails.
+# KEEP=1 keeps the generated repository (under $TMPDIR) for profiling.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
