@@ -165,7 +165,7 @@ static void show_children(const struct stack_graph *g, const char *name,
 
 static int show(struct ctx *ctx, int json)
 {
-	struct stack_graph g;
+	struct stack_graph g = {0};
 	cJSON *j = NULL, *a = NULL;
 	int *seen;
 	size_t i;

@@ -269,7 +269,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		  const struct restack_opts *o)
 {
 	struct stack_op *op = xcalloc(1, sizeof(*op));
-	struct stack_graph g;
+	struct stack_graph g = {0};
 	struct buf summary = BUF_INIT;
 	git_repository *repo;
 	size_t i;

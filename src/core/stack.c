@@ -625,7 +625,7 @@ out:
 
 int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
 {
-	struct stack_graph g;
+	struct stack_graph g = {0};
 	git_repository *repo;
 	git_oid tip, ptip, base;
 	char hex[GIT_OID_HEXSZ + 1];

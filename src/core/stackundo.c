@@ -86,7 +86,7 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		 const char *branch, int delete_branch)
 {
 	struct stack_op *op = xcalloc(1, sizeof(*op));
-	struct stack_graph g;
+	struct stack_graph g = {0};
 	cJSON *refs, *cfg;
 	char *summary = NULL;
 	size_t i, k;
