@@ -26,13 +26,17 @@ static const struct command commands[] = {
 	{"config", cmd_config, "read and write the campaign's settings"},
 	{"env", cmd_env,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
+	{"gc", cmd_gc, "prune old stack backups and finished operations"},
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"measure", cmd_measure,
 	 "numbers attached to commits: add, import, show, log, compare"},
+	{"stack", cmd_stack,
+	 "stacked branches: new, show, restack, continue, abort, move"},
 	{"stash", cmd_stash, "named stashes: save, apply, drop, recover"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
 	{"sync", cmd_sync, "exchange measurements with a remote"},
+	{"undo", cmd_undo, "restore the branches of the last stack operation"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))

@@ -11,11 +11,14 @@
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_env(int argc, const char **argv, struct ctx *ctx);
+int cmd_gc(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
+int cmd_stack(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
 int cmd_sync(int argc, const char **argv, struct ctx *ctx);
+int cmd_undo(int argc, const char **argv, struct ctx *ctx);
 
 /* One subcommand of a command with several ("stash save", "stack new"). */
 struct subcommand {

@@ -30,7 +30,7 @@ int ab_run_interleaved(struct schedule *s, size_t from, size_t to,
 /* Runs the build command in arm's tree; a failure names the arm (desc). */
 int ab_build(struct ctx *ctx, const char *cmd, const struct arm *arm,
 	     const char *desc);
-/* Journals a step (see GIT_CAMPAIGN_TEST_KILL_AT in ab_modes.c). */
+/* Journals a step (GIT_CAMPAIGN_TEST_KILL_AT: see journal.c). */
 int ab_step(struct ctx *ctx, struct db *db, long long op, const char *what);
 /* "ab/OP", the stash an A/B keeps the change in; the caller frees it. */
 char *ab_stash_name(long long op);

@@ -121,17 +121,9 @@ char *ab_stash_name(long long op)
 	return xasprintf("ab/%lld", op);
 }
 
-/* Journals a step. GIT_CAMPAIGN_TEST_KILL_AT=STEP kills the process with
- * SIGKILL right after STEP is journalled: the tests use it to stop the A/B
- * at every step and check that --abort puts everything back. */
 int ab_step(struct ctx *ctx, struct db *db, long long op, const char *what)
 {
-	const char *kill_at = getenv("GIT_CAMPAIGN_TEST_KILL_AT");
-	int rc = journal_step(db, op, what, NULL, &ctx->err);
-
-	if (!rc && kill_at && !strcmp(kill_at, what))
-		raise(SIGKILL);
-	return rc;
+	return journal_step(db, op, what, NULL, &ctx->err);
 }
 
 /* Puts the change saved as stash name back into the working tree, after

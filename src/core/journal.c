@@ -1,7 +1,9 @@
 /* The operation journal in the database. */
 #include "core/journal.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +62,20 @@ int journal_begin(long long *out_id, struct db *db, const char *kind,
 	return 0;
 }
 
+/* GIT_CAMPAIGN_TEST_KILL_AT=STEP (a step's name) or =N (the Nth step this
+ * process journals) kills the process with SIGKILL right after that step
+ * is written: the tests stop multi-step operations at every step this way
+ * and check that --continue and --abort put everything right. */
+static void test_kill_point(const char *step)
+{
+	static int count;
+	const char *at = getenv("GIT_CAMPAIGN_TEST_KILL_AT");
+
+	count++;
+	if (at && (!strcmp(at, step) || atoi(at) == count))
+		raise(SIGKILL);
+}
+
 int journal_step(struct db *db, long long id, const char *step,
 		 const char *data, struct error *err)
 {
@@ -93,6 +109,7 @@ int journal_step(struct db *db, long long id, const char *step,
 	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0 ||
 	    (rc = db_commit(db, err)) < 0)
 		goto fail;
+	test_kill_point(step);
 	return 0;
 fail:
 	db_rollback(db);

@@ -1,0 +1,390 @@
+/* git campaign stack (new, adopt, show, restack, continue, abort,
+ * skip-branch, move, delete, undo), git campaign undo and git campaign gc.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/restack.h"
+#include "core/stack.h"
+#include "util/options.h"
+
+static const char *const stack_usage[] = {
+	"git campaign stack new NAME [--on PARENT]",
+	"git campaign stack adopt BRANCH --on PARENT",
+	"git campaign stack show [--json]",
+	"git campaign stack restack [BRANCH | --all] [--no-checkout]",
+	"git campaign stack continue [--no-checkout]",
+	"git campaign stack abort",
+	"git campaign stack skip-branch",
+	"git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]",
+	"git campaign stack delete BRANCH [--branch]",
+	"git campaign stack undo",
+	NULL,
+};
+
+static const char *const undo_usage[] = {
+	"git campaign undo",
+	NULL,
+};
+
+static const char *const gc_usage[] = {
+	"git campaign gc [--days N] [--dry-run]",
+	NULL,
+};
+
+static void print_lines(const struct strvec *v, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		printf("%s%s\n", prefix, v->v[i]);
+}
+
+/* The outcome of an operation that may stop at a conflict. */
+static int report(struct ctx *ctx, int rc, struct restack_result *r,
+		  const char *verb)
+{
+	size_t i;
+
+	if (rc < 0) {
+		restack_result_release(r);
+		return cmd_fail(ctx);
+	}
+	print_lines(&r->notes, "");
+	if (r->conflict) {
+		printf("stopped at a conflict in '%s' replaying %s\n",
+		       r->conflict_branch, r->conflict_commit);
+		for (i = 0; i < r->conflict_paths.nr; i++)
+			printf("  conflict: %s\n", r->conflict_paths.v[i]);
+		if (r->checked_out)
+			fprintf(stderr,
+				"hint: resolve the files, 'git add' them, then "
+				"run 'git campaign stack continue'\n");
+		else
+			fprintf(stderr,
+				"hint: the conflict is not checked out (local "
+				"changes or --no-checkout); with a clean work "
+				"tree, 'git campaign stack continue' checks it "
+				"out\n");
+		fprintf(stderr,
+			"hint: or 'git campaign stack skip-branch' to "
+			"leave '%s' for later, or 'git campaign stack "
+			"abort' to put everything back\n",
+			r->conflict_branch);
+		restack_result_release(r);
+		return 1;
+	}
+	if (r->nothing)
+		printf("nothing to %s\n", verb);
+	print_lines(&r->done, "restacked ");
+	restack_result_release(r);
+	return 0;
+}
+
+static int has_pr(const struct stack_branch *b)
+{
+	return b->pr_number > 0;
+}
+
+static void show_details(const struct stack_graph *g, size_t i)
+{
+	const struct stack_branch *b = &g->b[i];
+
+	printf(" (");
+	if (!b->exists)
+		printf("branch missing");
+	else
+		printf("%zu commit%s", b->own, b->own == 1 ? "" : "s");
+	if (!b->parent_found)
+		printf(", parent gone");
+	else if (b->needs_restack)
+		printf(", needs restack");
+	if (has_pr(b))
+		printf(", #%d %s", b->pr_number, b->pr_state);
+	printf(")\n");
+}
+
+static void add_branch_json(cJSON *a, const struct stack_graph *g, size_t i,
+			    int depth)
+{
+	const struct stack_branch *b = &g->b[i];
+	cJSON *e = cJSON_CreateObject(), *p;
+
+	cJSON_AddStringToObject(e, "branch", b->name);
+	cJSON_AddStringToObject(e, "parent", b->parent);
+	cJSON_AddNumberToObject(e, "depth", depth);
+	cJSON_AddBoolToObject(e, "current",
+			      g->current && !strcmp(g->current, b->name));
+	cJSON_AddBoolToObject(e, "exists", b->exists);
+	cJSON_AddNumberToObject(e, "commits", (double)b->own);
+	cJSON_AddBoolToObject(e, "needs_restack",
+			      b->needs_restack && b->parent_found);
+	cJSON_AddBoolToObject(e, "parent_missing", !b->parent_found);
+	cJSON_AddBoolToObject(e, "cycle", b->in_cycle);
+	if (has_pr(b)) {
+		p = cJSON_AddObjectToObject(e, "pr");
+		cJSON_AddNumberToObject(p, "number", b->pr_number);
+		cJSON_AddStringToObject(p, "state", b->pr_state);
+		if (b->pr_url)
+			cJSON_AddStringToObject(p, "url", b->pr_url);
+		else
+			cJSON_AddNullToObject(p, "url");
+	} else {
+		cJSON_AddNullToObject(e, "pr");
+	}
+	cJSON_AddItemToArray(a, e);
+}
+
+/* Prints (or adds to a) the children of parent name, depth first. */
+static void show_children(const struct stack_graph *g, const char *name,
+			  int depth, cJSON *a, int *seen)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct stack_branch *b = &g->b[i];
+
+		if (seen[i] || strcmp(b->parent, name))
+			continue;
+		seen[i] = 1;
+		if (a) {
+			add_branch_json(a, g, i, depth);
+		} else {
+			printf("%s%*s%s",
+			       g->current && !strcmp(g->current, b->name)
+				       ? "* "
+				       : "  ",
+			       2 * depth, "", b->name);
+			show_details(g, i);
+		}
+		show_children(g, b->name, depth + 1, a, seen);
+	}
+}
+
+static int show(struct ctx *ctx, int json)
+{
+	struct stack_graph g = {0};
+	cJSON *j = NULL, *a = NULL;
+	int *seen;
+	size_t i;
+
+	if (stack_graph_load(&g, ctx) < 0)
+		return cmd_fail(ctx);
+	seen = calloc(g.n + 1, sizeof(*seen));
+	if (json) {
+		j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "base", g.base);
+		if (g.current)
+			cJSON_AddStringToObject(j, "current", g.current);
+		else
+			cJSON_AddNullToObject(j, "current");
+		a = cJSON_AddArrayToObject(j, "branches");
+	} else {
+		printf("%s%s\n",
+		       g.current && !strcmp(g.current, g.base) ? "* " : "  ",
+		       g.base);
+	}
+	show_children(&g, g.base, 1, a, seen);
+	/* stacks rooted on another unstacked branch, then cycles */
+	for (i = 0; i < g.n; i++) {
+		if (seen[i] || g.b[i].in_cycle ||
+		    g.b[i].parent_idx != STACK_NONE)
+			continue;
+		if (!json)
+			printf("%s%s\n",
+			       g.current && !strcmp(g.current, g.b[i].parent)
+				       ? "* "
+				       : "  ",
+			       g.b[i].parent);
+		show_children(&g, g.b[i].parent, 1, a, seen);
+	}
+	for (i = 0; i < g.n; i++) {
+		if (seen[i])
+			continue;
+		seen[i] = 1;
+		if (json) {
+			add_branch_json(a, &g, i, 0);
+		} else {
+			printf("  %s (cycle in recorded parents: on %s)\n",
+			       g.b[i].name, g.b[i].parent);
+		}
+	}
+	if (json)
+		cmd_print_json(j);
+	free(seen);
+	stack_graph_release(&g);
+	return 0;
+}
+
+int cmd_stack(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *on = NULL, *onto = NULL, *sub;
+	int json = 0, all = 0, no_checkout = 0, del_branch = 0, n, rc;
+	struct restack_result r;
+	struct restack_opts ro = {0};
+	const struct option opts[] = {
+		OPT_STRING(0, "on", &on, "PARENT",
+			   "new, adopt: the parent branch"),
+		OPT_STRING(0, "onto", &onto, "NEWPARENT",
+			   "move: the new parent branch"),
+		OPT_BOOL(0, "all", &all, "restack: every stacked branch"),
+		OPT_BOOL(0, "no-checkout", &no_checkout,
+			 "on a conflict, list the paths; check out nothing"),
+		OPT_BOOL(0, "branch", &del_branch,
+			 "delete: delete the branch too"),
+		OPT_BOOL(0, "json", &json, "show: print JSON for scripts"),
+		OPT_END(),
+	};
+
+	if (argc < 2)
+		return usage_error(stack_usage, opts, "name a subcommand");
+	sub = argv[1];
+	if (sub[0] == '-') {
+		n = parse_options(argc, argv, opts, stack_usage);
+		if (n < 0)
+			return parse_options_status(n);
+		return usage_error(stack_usage, opts, "name a subcommand");
+	}
+	n = parse_options(argc - 1, argv + 1, opts, stack_usage);
+	if (n < 0)
+		return parse_options_status(n);
+	argv++;
+#define ARGS(lo, hi)                                                           \
+	do {                                                                   \
+		if (n < (lo) || n > (hi))                                      \
+			return usage_error(stack_usage, opts,                  \
+					   "wrong number of arguments to "     \
+					   "'%s'",                             \
+					   sub);                               \
+	} while (0)
+	if ((on && strcmp(sub, "new") && strcmp(sub, "adopt")) ||
+	    (onto && strcmp(sub, "move")) || (all && strcmp(sub, "restack")) ||
+	    (json && strcmp(sub, "show")) ||
+	    (del_branch && strcmp(sub, "delete")) ||
+	    (no_checkout && strcmp(sub, "restack") && strcmp(sub, "continue") &&
+	     strcmp(sub, "move")))
+		return usage_error(stack_usage, opts,
+				   "an option that '%s' does not take", sub);
+	if (!strcmp(sub, "new")) {
+		ARGS(1, 1);
+		if (stack_new(ctx, argv[0], on) < 0)
+			return cmd_fail(ctx);
+		return 0;
+	}
+	if (!strcmp(sub, "adopt")) {
+		ARGS(1, 1);
+		if (!on)
+			return usage_error(stack_usage, opts,
+					   "adopt needs --on PARENT");
+		if (stack_adopt(ctx, argv[0], on) < 0)
+			return cmd_fail(ctx);
+		return 0;
+	}
+	if (!strcmp(sub, "show")) {
+		ARGS(0, 0);
+		return show(ctx, json);
+	}
+	if (!strcmp(sub, "restack")) {
+		ARGS(0, 1);
+		if (n && all)
+			return usage_error(stack_usage, opts,
+					   "a branch and --all cannot be "
+					   "combined");
+		ro.branch = n ? argv[0] : NULL;
+		ro.all = all;
+		ro.no_checkout = no_checkout;
+		rc = restack_start(&r, ctx, &ro);
+		return report(ctx, rc, &r, "restack");
+	}
+	if (!strcmp(sub, "move")) {
+		ARGS(1, 1);
+		if (!onto)
+			return usage_error(stack_usage, opts,
+					   "move needs --onto NEWPARENT");
+		ro.move = argv[0];
+		ro.onto = onto;
+		ro.no_checkout = no_checkout;
+		rc = restack_start(&r, ctx, &ro);
+		return report(ctx, rc, &r, "restack");
+	}
+	if (!strcmp(sub, "continue")) {
+		ARGS(0, 0);
+		rc = restack_continue(&r, ctx, no_checkout);
+		return report(ctx, rc, &r, "continue");
+	}
+	if (!strcmp(sub, "abort")) {
+		ARGS(0, 0);
+		if (restack_abort(&r, ctx) < 0)
+			return cmd_fail(ctx);
+		printf("aborted #%lld: every branch is back\n", r.op_id);
+		restack_result_release(&r);
+		return 0;
+	}
+	if (!strcmp(sub, "skip-branch")) {
+		ARGS(0, 0);
+		rc = restack_skip(&r, ctx);
+		return report(ctx, rc, &r, "continue");
+	}
+	if (!strcmp(sub, "delete")) {
+		ARGS(1, 1);
+		rc = stack_delete(&r, ctx, argv[0], del_branch);
+		if (rc == 0)
+			printf("removed %s from the stack%s\n", argv[0],
+			       del_branch ? " and deleted the branch" : "");
+		return report(ctx, rc, &r, "delete");
+	}
+	if (!strcmp(sub, "undo")) {
+		ARGS(0, 0);
+		rc = stack_undo(&r, ctx);
+		return report(ctx, rc, &r, "undo");
+	}
+#undef ARGS
+	return usage_error(stack_usage, opts, "unknown subcommand '%s'", sub);
+}
+
+int cmd_undo(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	const struct option opts[] = {OPT_END()};
+	int n = parse_options(argc, argv, opts, undo_usage), rc;
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 0)
+		return usage_error(undo_usage, opts, "undo takes no arguments");
+	rc = stack_undo(&r, ctx);
+	return report(ctx, rc, &r, "undo");
+}
+
+int cmd_gc(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	long days = 30;
+	int dry_run = 0, n, rc;
+	const struct option opts[] = {
+		OPT_INT(0, "days", &days, "N",
+			"prune what is older than N days (default 30)"),
+		OPT_BOOL('n', "dry-run", &dry_run, "list what would be pruned"),
+		OPT_END(),
+	};
+
+	n = parse_options(argc, argv, opts, gc_usage);
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 0)
+		return usage_error(gc_usage, opts, "gc takes no arguments");
+	if (days < 0)
+		return usage_error(gc_usage, opts, "--days must be 0 or more");
+	rc = stack_gc(&r, ctx, days, dry_run);
+	if (rc < 0) {
+		restack_result_release(&r);
+		return cmd_fail(ctx);
+	}
+	if (r.nothing)
+		printf("nothing to prune\n");
+	print_lines(&r.done, "");
+	restack_result_release(&r);
+	return 0;
+}

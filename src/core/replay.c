@@ -1,0 +1,719 @@
+/* The replay engine of restack: each branch's own commits replayed in
+ * memory with libgit2 (no work tree, no index), the conflict shown when one
+ * stops it, and the updates applied together at the end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/restack.h"
+#include "core/stack.h"
+#include "core/stackop.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+/* "1234567 subject" of commit id */
+char *restack_describe(git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	char hex[8];
+	char *s;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (git_commit_lookup(&c, repo, id) < 0) {
+		git_error_clear();
+		return xstrdup(hex);
+	}
+	s = xasprintf("%s %s", hex, git_commit_summary(c));
+	git_commit_free(c);
+	return s;
+}
+
+/* The commits of upstream..tip, oldest first, in a new array; merges are
+ * refused, since replaying them is not supported. */
+static int range(git_oid **out, size_t *out_n, git_repository *repo,
+		 const git_oid *upstream, const git_oid *tip,
+		 const char *branch, struct error *err)
+{
+	git_revwalk *w = NULL;
+	git_oid id, *list = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*out_n = 0;
+	if ((rc = git_revwalk_new(&w, repo)) < 0 ||
+	    (rc = git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL |
+						 GIT_SORT_REVERSE)) < 0 ||
+	    (rc = git_revwalk_push(w, tip)) < 0 ||
+	    (rc = git_revwalk_hide(w, upstream)) < 0) {
+		rc = error_git(err, rc, "cannot list the commits of '%s'",
+			       branch);
+		goto out;
+	}
+	while ((rc = git_revwalk_next(&id, w)) == 0) {
+		git_commit *c = NULL;
+		unsigned parents;
+
+		if ((rc = git_commit_lookup(&c, repo, &id)) < 0) {
+			rc = error_git(err, rc, "cannot read a commit of '%s'",
+				       branch);
+			goto out;
+		}
+		parents = git_commit_parentcount(c);
+		git_commit_free(c);
+		if (parents != 1) {
+			char hex[8];
+
+			git_oid_tostr(hex, sizeof(hex), &id);
+			rc = error_set(err, GCAMP_EFATAL,
+				       "'%s' holds merge commit %s; restack "
+				       "replays only linear branches",
+				       branch, hex);
+			goto out;
+		}
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			list = xrealloc(list, alloc * sizeof(*list));
+		}
+		list[n++] = id;
+	}
+	if (rc != GIT_ITEROVER) {
+		rc = error_git(err, rc, "cannot list the commits of '%s'",
+			       branch);
+		goto out;
+	}
+	rc = 0;
+	*out = list;
+	*out_n = n;
+	list = NULL;
+out:
+	free(list);
+	git_revwalk_free(w);
+	return rc;
+}
+
+cJSON *oid_pair_json(const git_oid *a, const git_oid *b)
+{
+	cJSON *p = cJSON_CreateArray();
+
+	cJSON_AddItemToArray(p, oid_json(a));
+	cJSON_AddItemToArray(p, oid_json(b));
+	return p;
+}
+
+/* 1 when tree entry e (NULL: none) is the file of diff side f */
+static int same_entry(const git_tree_entry *e, const git_diff_file *f,
+		      int f_exists)
+{
+	if (!e || !f_exists)
+		return !e && !f_exists;
+	return git_oid_equal(git_tree_entry_id(e), &f->id) &&
+	       (unsigned)git_tree_entry_filemode(e) == f->mode;
+}
+
+/*
+ * The fast path of a cherry-pick, after git-branchless: only the paths the
+ * commit changes (the diff of its parent's tree tp to its tree tc, which
+ * skips unchanged subtrees) are looked at in the base tree tb. Where the
+ * base still has the parent's version, the commit's version is taken;
+ * where it already has the commit's, it stays. The new tree is tb with
+ * those paths updated (git_tree_create_updated writes only the subtrees on
+ * their way). Any other case (both sides changed a path, a file where a
+ * folder is) returns 1: the caller merges the whole trees instead.
+ */
+static int replay_paths(git_oid *out, git_repository *repo, git_tree *tp,
+			git_tree *tb, git_tree *tc)
+{
+	git_diff_options dopts;
+	git_diff *diff = NULL;
+	git_tree_update *up = NULL;
+	size_t i, n, nup = 0;
+	int rc;
+
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	dopts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if ((rc = git_diff_tree_to_tree(&diff, repo, tp, tc, &dopts)) < 0)
+		return rc;
+	n = git_diff_num_deltas(diff);
+	up = xcalloc(n + 1, sizeof(*up));
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		int had = d->status != GIT_DELTA_ADDED;
+		int has = d->status != GIT_DELTA_DELETED;
+		git_tree_entry *e = NULL;
+
+		rc = git_tree_entry_bypath(&e, tb, d->new_file.path);
+		if (rc < 0 && rc != GIT_ENOTFOUND)
+			goto fallback;
+		git_error_clear();
+		if (same_entry(e, &d->old_file, had)) {
+			up[nup].action = has ? GIT_TREE_UPDATE_UPSERT
+					     : GIT_TREE_UPDATE_REMOVE;
+			up[nup].id = d->new_file.id;
+			up[nup].filemode = (git_filemode_t)d->new_file.mode;
+			up[nup].path = d->new_file.path;
+			nup++;
+		} else if (!same_entry(e, &d->new_file, has)) {
+			git_tree_entry_free(e);
+			goto fallback;
+		}
+		git_tree_entry_free(e);
+	}
+	if (git_tree_create_updated(out, repo, tb, nup, up) < 0)
+		goto fallback;
+	rc = 0;
+	goto out;
+fallback:
+	git_error_clear();
+	rc = 1;
+out:
+	free(up);
+	git_diff_free(diff);
+	return rc;
+}
+
+/*
+ * Replays one commit onto *base, as a cherry-pick in memory: the merge of
+ * (its parent's tree, base's tree, its tree). When base's tree is its
+ * parent's tree the commit keeps its tree untouched. Author, committer
+ * (with their dates), message and encoding are kept. A commit that becomes
+ * empty is dropped, as git rebase does. On a conflict, 1 with the merge
+ * index in *conflict; else *base is the new commit.
+ */
+static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
+		      git_repository *repo, const git_oid *id, cJSON *notes,
+		      struct error *err)
+{
+	git_commit *c = NULL, *p = NULL, *b = NULL;
+	git_tree *tp = NULL, *tb = NULL, *tc = NULL, *tn = NULL;
+	git_index *idx = NULL;
+	git_merge_options mo;
+	git_note *note = NULL;
+	git_oid tree, out;
+	int rc;
+
+	*conflict = NULL;
+	git_merge_options_init(&mo, GIT_MERGE_OPTIONS_VERSION);
+	if ((rc = git_commit_lookup(&c, repo, id)) < 0 ||
+	    (rc = git_commit_parent(&p, c, 0)) < 0) {
+		rc = error_git(err, rc, "cannot read a commit to replay");
+		goto out;
+	}
+	if (git_oid_equal(git_commit_id(p), base)) {
+		/* already on base: the commit stays as it is */
+		*base = *id;
+		goto out;
+	}
+	if ((rc = git_commit_lookup(&b, repo, base)) < 0) {
+		rc = error_git(err, rc, "cannot read the new base");
+		goto out;
+	}
+	if (git_oid_equal(git_commit_tree_id(p), git_commit_tree_id(b))) {
+		tree = *git_commit_tree_id(c);
+	} else {
+		if ((rc = git_commit_tree(&tp, p)) < 0 ||
+		    (rc = git_commit_tree(&tb, b)) < 0 ||
+		    (rc = git_commit_tree(&tc, c)) < 0 ||
+		    (rc = replay_paths(&tree, repo, tp, tb, tc)) < 0) {
+			rc = error_git(err, rc, "cannot replay a commit");
+			goto out;
+		}
+		if (rc == 1 &&
+		    (rc = git_merge_trees(&idx, repo, tp, tb, tc, &mo)) < 0) {
+			rc = error_git(err, rc, "cannot replay a commit");
+			goto out;
+		}
+		if (idx && git_index_has_conflicts(idx)) {
+			*conflict = idx;
+			idx = NULL;
+			rc = 1;
+			goto out;
+		}
+		if (idx &&
+		    (rc = git_index_write_tree_to(&tree, idx, repo)) < 0) {
+			rc = error_git(err, rc, "cannot write a tree");
+			goto out;
+		}
+		if (git_oid_equal(&tree, git_commit_tree_id(b)) &&
+		    !git_oid_equal(git_commit_tree_id(c),
+				   git_commit_tree_id(p))) {
+			++*dropped;
+			goto out;
+		}
+	}
+	if ((rc = git_tree_lookup(&tn, repo, &tree)) < 0 ||
+	    (rc = git_commit_create(&out, repo, NULL, git_commit_author(c),
+				    git_commit_committer(c),
+				    git_commit_message_encoding(c),
+				    git_commit_message_raw(c), tn, 1,
+				    (const git_commit **)&b)) < 0) {
+		rc = error_git(err, rc, "cannot write a commit");
+		goto out;
+	}
+	if (git_note_read(&note, repo, NOTES_REF, id) == 0)
+		cJSON_AddItemToArray(notes, oid_pair_json(id, &out));
+	git_error_clear();
+	*base = out;
+out:
+	git_note_free(note);
+	git_index_free(idx);
+	git_tree_free(tp);
+	git_tree_free(tb);
+	git_tree_free(tc);
+	git_tree_free(tn);
+	git_commit_free(c);
+	git_commit_free(p);
+	git_commit_free(b);
+	return rc;
+}
+
+static cJSON *list_json(const git_oid *list, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, oid_json(&list[i]));
+	return a;
+}
+
+static git_oid *list_from_json(size_t *out_n, const cJSON *a)
+{
+	git_oid *list =
+		xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*list));
+	const cJSON *e;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(e, a)
+	{
+		if (oid_from_json(&list[n], e) == 0)
+			n++;
+	}
+	*out_n = n;
+	return list;
+}
+
+void restack_conflict_paths(struct strvec *out, git_index *idx)
+{
+	git_index_conflict_iterator *it = NULL;
+	const git_index_entry *a, *o, *t;
+
+	if (git_index_conflict_iterator_new(&it, idx) < 0) {
+		git_error_clear();
+		return;
+	}
+	while (git_index_conflict_next(&a, &o, &t, it) == 0)
+		strvec_push(out, o ? o->path : t ? t->path : a->path);
+	git_index_conflict_iterator_free(it);
+}
+
+/* Makes index ri (at the base, after checkout) hold the merge result
+ * merged, conflicts included, keeping the stat data of unchanged entries. */
+static int take_index(git_index *ri, git_index *merged)
+{
+	git_index_conflict_iterator *it = NULL;
+	const git_index_entry *e, *a, *o, *t;
+	size_t i;
+	int rc = 0;
+
+	/* paths the merge does not have at all go */
+	for (i = git_index_entrycount(ri); i-- > 0;) {
+		e = git_index_get_byindex(ri, i);
+		if (!git_index_get_bypath(merged, e->path, 0) &&
+		    !git_index_get_bypath(merged, e->path, 1) &&
+		    !git_index_get_bypath(merged, e->path, 2) &&
+		    !git_index_get_bypath(merged, e->path, 3) &&
+		    (rc = git_index_remove(ri, e->path, 0)) < 0)
+			return rc;
+	}
+	for (i = 0; i < git_index_entrycount(merged); i++) {
+		const git_index_entry *have;
+
+		e = git_index_get_byindex(merged, i);
+		if (git_index_entry_stage(e) != 0)
+			continue;
+		have = git_index_get_bypath(ri, e->path, 0);
+		if (have && git_oid_equal(&have->id, &e->id) &&
+		    have->mode == e->mode)
+			continue;
+		if ((rc = git_index_add(ri, e)) < 0)
+			return rc;
+	}
+	if ((rc = git_index_conflict_iterator_new(&it, merged)) < 0)
+		return rc;
+	while ((rc = git_index_conflict_next(&a, &o, &t, it)) == 0)
+		if ((rc = git_index_conflict_add(ri, a, o, t)) < 0)
+			break;
+	git_index_conflict_iterator_free(it);
+	return rc == GIT_ITEROVER ? 0 : rc;
+}
+
+/*
+ * Shows a conflict: journals it (with the rest of the branch's commits),
+ * then, when allowed and the work tree is clean, detaches HEAD at the base
+ * and writes the conflicted index and files with markers; otherwise only
+ * lists the paths.
+ */
+static int present_conflict(struct stack_op *op, struct ctx *ctx,
+			    struct restack_result *out, size_t i,
+			    const git_oid *commit, const git_oid *onto,
+			    git_index *merged, const git_oid *rest,
+			    size_t nrest, cJSON *notes, int no_checkout)
+{
+	git_checkout_options co;
+	git_repository *repo;
+	git_commit *oc = NULL;
+	git_index *ri = NULL;
+	char *label = NULL;
+	cJSON *d;
+	int rc, checkout = op->may_checkout && !no_checkout;
+
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if (checkout && !op->touched) {
+		if ((rc = stack_tree_dirty(repo, NULL, &ctx->err)) < 0)
+			return rc;
+		checkout = !rc;
+	}
+	d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "i", (double)i);
+	cJSON_AddItemToObject(d, "commit", oid_json(commit));
+	cJSON_AddItemToObject(d, "onto", oid_json(onto));
+	cJSON_AddItemToObject(d, "rest", list_json(rest, nrest));
+	cJSON_AddItemReferenceToObject(d, "notes", notes);
+	cJSON_AddBoolToObject(d, "checkout", checkout);
+	if ((rc = stack_op_step(op, ctx, "conflict", d)) < 0)
+		return rc;
+	op->conflict = 1;
+	op->touched |= checkout;
+	out->conflict = 1;
+	out->conflict_branch = xstrdup(op->b[i].name);
+	out->conflict_commit = restack_describe(repo, commit);
+	out->checked_out = checkout;
+	restack_conflict_paths(&out->conflict_paths, merged);
+	if (!checkout)
+		return stack_op_step(op, ctx, "stopped", NULL);
+	if ((rc = git_commit_lookup(&oc, repo, onto)) < 0 ||
+	    (rc = git_repository_index(&ri, repo)) < 0)
+		goto git_fail;
+	/* to the base first (only the paths that differ), then the merge */
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	co.baseline_index = ri;
+	if ((rc = git_checkout_tree(repo, (git_object *)oc, &co)) < 0 ||
+	    (rc = git_repository_set_head_detached(repo, onto)) < 0)
+		goto git_fail;
+	label = xasprintf("%s", out->conflict_commit);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE |
+			       GIT_CHECKOUT_ALLOW_CONFLICTS |
+			       GIT_CHECKOUT_CONFLICT_STYLE_MERGE;
+	co.baseline_index = NULL;
+	co.our_label = op->b[i].pidx >= 0 ? op->b[op->b[i].pidx].name
+					  : op->b[i].parent_new;
+	co.their_label = label;
+	if ((rc = git_checkout_index(repo, merged, &co)) < 0 ||
+	    (rc = take_index(ri, merged)) < 0 || (rc = git_index_write(ri)) < 0)
+		goto git_fail;
+	rc = stack_op_step(op, ctx, "stopped", NULL);
+	goto out;
+git_fail:
+	rc = error_git(&ctx->err, rc, "cannot check out the conflict");
+out:
+	free(label);
+	git_commit_free(oc);
+	git_index_free(ri);
+	return rc;
+}
+
+/* Replays list onto *base for branch i; 1 when it stopped at a conflict */
+static int replay_list(struct stack_op *op, struct ctx *ctx,
+		       struct restack_result *out, size_t i, git_oid *base,
+		       const git_oid *list, size_t n, cJSON *notes,
+		       size_t *dropped, int no_checkout)
+{
+	git_repository *repo;
+	git_index *merged = NULL;
+	size_t k;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	for (k = 0; k < n; k++) {
+		git_oid onto = *base;
+
+		rc = replay_one(base, dropped, &merged, repo, &list[k], notes,
+				&ctx->err);
+		if (rc == 1) {
+			rc = present_conflict(op, ctx, out, i, &list[k], &onto,
+					      merged, list + k + 1, n - k - 1,
+					      notes, no_checkout);
+			git_index_free(merged);
+			return rc < 0 ? rc : 1;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static const git_oid *new_base(const struct stack_op *op, size_t i)
+{
+	const struct op_branch *b = &op->b[i];
+
+	return b->pidx >= 0 ? &op->b[b->pidx].new : &b->onto;
+}
+
+static void done_line(struct restack_result *out, const struct op_branch *b,
+		      size_t n, size_t dropped)
+{
+	char o[8], w[8];
+
+	git_oid_tostr(o, sizeof(o), &b->old);
+	git_oid_tostr(w, sizeof(w), &b->new);
+	strvec_push_owned(&out->done,
+			  xasprintf("%s: %s -> %s (%zu commit%s%s)", b->name, o,
+				    w, n, n == 1 ? "" : "s",
+				    dropped ? ", empty ones dropped" : ""));
+}
+
+static int record_replay(struct stack_op *op, struct ctx *ctx, size_t i,
+			 const git_oid *tip, cJSON *notes)
+{
+	cJSON *d = cJSON_CreateObject();
+
+	op->b[i].done = 1;
+	op->b[i].new = *tip;
+	cJSON_Delete(op->b[i].notes);
+	op->b[i].notes = cJSON_Duplicate(notes, 1);
+	op->partial = 0;
+	op->conflict = 0;
+	cJSON_AddNumberToObject(d, "i", (double)i);
+	cJSON_AddItemToObject(d, "new", oid_json(tip));
+	cJSON_AddItemReferenceToObject(d, "notes", notes);
+	return stack_op_step(op, ctx, "replay", d);
+}
+
+/* Builds the updates of a restack: branch refs, the notes ref (one notes
+ * commit per copied note, on top of the current notes), the records. */
+static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
+{
+	git_repository *repo;
+	git_signature *sig = NULL;
+	git_commit *nc = NULL;
+	git_oid notes_old, notes_new;
+	cJSON *j = cJSON_CreateObject(), *refs, *cfg, *e;
+	int has_notes, rc = 0, copied = 0;
+	size_t i;
+
+	*out = NULL;
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		goto out;
+	refs = cJSON_AddArrayToObject(j, "refs");
+	cfg = cJSON_AddArrayToObject(j, "cfg");
+	has_notes = git_reference_name_to_id(&notes_old, repo, NOTES_REF) == 0;
+	git_error_clear();
+	notes_new = notes_old;
+	for (i = 0; i < op->n; i++) {
+		const struct op_branch *b = &op->b[i];
+		char *ref;
+
+		if (!b->done)
+			continue;
+		if (!git_oid_equal(&b->new, &b->old)) {
+			ref = xasprintf("refs/heads/%s", b->name);
+			e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "ref", ref);
+			cJSON_AddStringToObject(e, "branch", b->name);
+			cJSON_AddItemToObject(e, "old", oid_json(&b->old));
+			cJSON_AddItemToObject(e, "new", oid_json(&b->new));
+			cJSON_AddItemToArray(refs, e);
+			free(ref);
+		}
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "branch", b->name);
+		cJSON_AddItemToObject(
+			e, "parent_old",
+			b->parent_old ? cJSON_CreateString(b->parent_old)
+				      : cJSON_CreateNull());
+		cJSON_AddItemToObject(e, "tip_old",
+				      b->tip_old
+					      ? cJSON_CreateString(b->tip_old)
+					      : cJSON_CreateNull());
+		cJSON_AddStringToObject(e, "parent_new", b->parent_new);
+		cJSON_AddItemToObject(e, "tip_new", oid_json(new_base(op, i)));
+		cJSON_AddItemToArray(cfg, e);
+	}
+	/* copy notes: libgit2's rewrites do not, git's notes.rewriteRef
+	 * applies only to git's own amend and rebase */
+	for (i = 0; i < op->n; i++) {
+		const cJSON *p;
+
+		if (!op->b[i].done)
+			continue;
+		cJSON_ArrayForEach(p, op->b[i].notes)
+		{
+			git_oid from, to, blob;
+			git_note *note = NULL;
+
+			if (oid_from_json(&from, cJSON_GetArrayItem(p, 0)) <
+				    0 ||
+			    oid_from_json(&to, cJSON_GetArrayItem(p, 1)) < 0 ||
+			    git_note_read(&note, repo, NOTES_REF, &from) < 0) {
+				git_error_clear();
+				continue;
+			}
+			if (!sig && git_signature_default(&sig, repo) < 0 &&
+			    git_signature_now(&sig, "git-campaign",
+					      "git-campaign@localhost") < 0) {
+				git_note_free(note);
+				rc = error_git(&ctx->err, -1,
+					       "cannot make a signature");
+				goto out;
+			}
+			git_commit_free(nc);
+			nc = NULL;
+			if ((copied || has_notes) &&
+			    (rc = git_commit_lookup(&nc, repo, &notes_new)) <
+				    0) {
+				git_note_free(note);
+				rc = error_git(&ctx->err, rc,
+					       "cannot read the notes");
+				goto out;
+			}
+			rc = git_note_commit_create(&notes_new, &blob, repo, nc,
+						    sig, sig, &to,
+						    git_note_message(note), 1);
+			git_note_free(note);
+			if (rc < 0) {
+				rc = error_git(&ctx->err, rc,
+					       "cannot copy a note");
+				goto out;
+			}
+			copied = 1;
+		}
+	}
+	if (copied) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "ref", NOTES_REF);
+		cJSON_AddItemToObject(e, "old",
+				      has_notes ? oid_json(&notes_old)
+						: cJSON_CreateNull());
+		cJSON_AddItemToObject(e, "new", oid_json(&notes_new));
+		cJSON_AddItemToArray(refs, e);
+	}
+	*out = j;
+	j = NULL;
+out:
+	cJSON_Delete(j);
+	git_signature_free(sig);
+	git_commit_free(nc);
+	return rc;
+}
+
+/* From the apply step on: move the refs, write the records, update the
+ * work tree, close the journal. */
+int restack_finish_op(struct stack_op *op, struct ctx *ctx,
+		      struct restack_result *out)
+{
+	cJSON *apply = NULL;
+	int rc;
+
+	if (!op->apply) {
+		if (op->fixed)
+			apply = cJSON_Duplicate(op->fixed, 1);
+		else if ((rc = build_apply(&apply, op, ctx)) < 0)
+			return rc;
+		op->apply = apply;
+		if ((rc = stack_op_step(op, ctx, "apply",
+					cJSON_Duplicate(apply, 1))) < 0)
+			return rc;
+		trace_printf("restack: updates built");
+	}
+	if (!op->applied) {
+		if ((rc = stack_op_apply_refs(op, ctx, 0)) < 0)
+			return rc;
+		op->applied = 1;
+		if ((rc = stack_op_step(op, ctx, "applied", NULL)) < 0)
+			return rc;
+		trace_printf("restack: refs and records updated");
+	}
+	if ((rc = stack_op_checkout(op, ctx)) < 0)
+		return rc;
+	trace_printf("restack: work tree updated");
+	out->op_id = op->id;
+	return stack_op_finish(op, ctx, 1);
+}
+
+/* Replays every branch not yet done, parents first, then finishes. */
+int restack_run_queue(struct stack_op *op, struct ctx *ctx,
+		      struct restack_result *out, int no_checkout)
+{
+	git_repository *repo;
+	git_oid *list = NULL;
+	size_t i, n, dropped;
+	cJSON *notes = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if (op->partial) {
+		git_oid base = op->p_new;
+
+		i = op->pi;
+		dropped = 0;
+		notes = cJSON_Duplicate(op->p_notes, 1);
+		list = list_from_json(&n, op->p_rest);
+		rc = replay_list(op, ctx, out, i, &base, list, n, notes,
+				 &dropped, no_checkout);
+		if (rc == 0 &&
+		    (rc = record_replay(op, ctx, i, &base, notes)) == 0)
+			done_line(out, &op->b[i], n + 1, dropped);
+		free(list);
+		list = NULL;
+		cJSON_Delete(notes);
+		notes = NULL;
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
+	for (i = 0; i < op->n; i++) {
+		struct op_branch *b = &op->b[i];
+		git_oid base;
+
+		if (b->pidx >= 0 && op->b[b->pidx].skipped)
+			b->skipped = 1; /* its parent stays: so does it */
+		if (b->done || b->skipped)
+			continue;
+		if ((rc = range(&list, &n, repo, &b->upstream, &b->old, b->name,
+				&ctx->err)) < 0)
+			return rc;
+		base = *new_base(op, i);
+		dropped = 0;
+		notes = cJSON_CreateArray();
+		rc = replay_list(op, ctx, out, i, &base, list, n, notes,
+				 &dropped, no_checkout);
+		if (rc == 0 &&
+		    (rc = record_replay(op, ctx, i, &base, notes)) == 0)
+			done_line(out, b, n, dropped);
+		free(list);
+		list = NULL;
+		cJSON_Delete(notes);
+		notes = NULL;
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
+	return restack_finish_op(op, ctx, out);
+}
+
+int stack_op_run_fixed(struct stack_op *op, struct ctx *ctx,
+		       struct restack_result *out, const char *summary)
+{
+	int rc;
+
+	if ((rc = stack_op_begin(op, ctx, summary)) < 0 ||
+	    (rc = stack_op_backup(op, ctx)) < 0)
+		return rc;
+	out->op_id = op->id;
+	return restack_finish_op(op, ctx, out);
+}

@@ -1,0 +1,618 @@
+/* restack, move, continue, abort and skip-branch: which branches to
+ * replay and the checks before anything starts, then taking up an
+ * unfinished operation (the replay itself is in core/replay.c). */
+#include "core/restack.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stack.h"
+#include "core/stackop.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+void restack_result_release(struct restack_result *r)
+{
+	if (!r)
+		return;
+	strvec_clear(&r->done);
+	strvec_clear(&r->notes);
+	strvec_clear(&r->conflict_paths);
+	free(r->conflict_branch);
+	free(r->conflict_commit);
+	memset(r, 0, sizeof(*r));
+}
+
+/* 1 when a tracked file of the work tree differs from the index */
+static int workdir_dirty(git_repository *repo, struct strvec *paths,
+			 struct error *err)
+{
+	git_status_options so;
+	git_status_list *list = NULL;
+	size_t i, n;
+	int rc, dirty = 0;
+
+	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+	so.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if ((rc = git_status_list_new(&list, repo, &so)) < 0)
+		return error_git(err, rc, "cannot read the work tree's status");
+	n = git_status_list_entrycount(list);
+	for (i = 0; i < n; i++) {
+		const git_status_entry *e = git_status_byindex(list, i);
+
+		if (e->status &
+		    (GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
+		     GIT_STATUS_WT_TYPECHANGE)) {
+			dirty = 1;
+			if (paths && e->index_to_workdir)
+				strvec_push(paths,
+					    e->index_to_workdir->new_file.path);
+		}
+	}
+	git_status_list_free(list);
+	return dirty;
+}
+
+/* depth of i below its root (cycles are refused before this is used) */
+static size_t depth(const struct stack_graph *g, size_t i)
+{
+	size_t d = 0;
+
+	while ((i = g->b[i].parent_idx) != STACK_NONE && d <= g->n)
+		d++;
+	return d;
+}
+
+static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
+			 git_repository *repo, const char *head)
+{
+	const struct stack_branch *b = &g->b[i];
+	char *wt = NULL;
+	int rc;
+
+	if (b->in_cycle) {
+		struct buf chain = BUF_INIT;
+		size_t k = i, steps = 0;
+
+		do {
+			buf_addf(&chain, "%s -> ", g->b[k].name);
+			k = g->b[k].parent_idx;
+		} while (k != i && k != STACK_NONE && steps++ < g->n);
+		buf_puts(&chain, b->name);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cycle in recorded parents: %s", chain.ptr);
+		error_hint(&ctx->err,
+			   "re-parent one of them with 'git campaign stack "
+			   "move BRANCH --onto PARENT'");
+		buf_release(&chain);
+		return rc;
+	}
+	if (!b->exists) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "'%s' is recorded in the stack but the branch "
+			       "does not exist",
+			       b->name);
+		error_hint(&ctx->err,
+			   "remove it with 'git campaign stack delete %s'",
+			   b->name);
+		return rc;
+	}
+	if (!b->parent_found) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "the parent '%s' of '%s' does not exist",
+			       b->parent, b->name);
+		error_hint(&ctx->err,
+			   "re-parent it with 'git campaign stack move %s "
+			   "--onto BRANCH'",
+			   b->name);
+		return rc;
+	}
+	if ((rc = stack_other_worktree(&wt, repo, b->name, &ctx->err)) < 0)
+		return rc;
+	if (wt) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "'%s' is checked out in another work tree (%s); "
+			       "it is not rewritten from here",
+			       b->name, wt);
+		error_hint(&ctx->err, "restack it from that work tree");
+		free(wt);
+		return rc;
+	}
+	if (head && !strcmp(head, b->name)) {
+		char *paths = NULL;
+
+		trace_printf("restack: checking the work tree");
+		rc = stack_tree_dirty(repo, &paths, &ctx->err);
+		trace_printf("restack: checked the work tree");
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			error_set(&ctx->err, GCAMP_EFATAL,
+				  "the work tree of '%s' has changes (%s); "
+				  "nothing was restacked",
+				  head, paths);
+			error_hint(&ctx->err, "commit or stash them first");
+			free(paths);
+			return GCAMP_EFATAL;
+		}
+	}
+	return 0;
+}
+
+/* The branches of the operation, parents first, into op. */
+static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
+		const struct restack_opts *o, git_repository *repo)
+{
+	size_t *order = xcalloc(g->n + 1, sizeof(*order));
+	int *in_op = xcalloc(g->n + 1, sizeof(*in_op));
+	size_t i, k, n = 0, x = STACK_NONE, root;
+	git_oid onto_tip;
+	int rc = 0;
+
+	if (o->move) {
+		x = stack_find(g, o->move);
+		if (x == STACK_NONE) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "'%s' is not stacked", o->move);
+			error_hint(&ctx->err,
+				   "record it with 'git campaign stack adopt "
+				   "%s --on %s'",
+				   o->move, o->onto);
+			goto out;
+		}
+		if (repo_branch_tip(&onto_tip, repo, g->remote, o->onto) < 0) {
+			rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+				       "no branch named '%s'", o->onto);
+			goto out;
+		}
+		k = stack_find(g, o->onto);
+		if (!strcmp(o->move, o->onto) ||
+		    (k != STACK_NONE && stack_is_descendant(g, k, x))) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "'%s' is '%s' or stacked on it: that "
+				       "would be a cycle",
+				       o->onto, o->move);
+			goto out;
+		}
+		/* the moved branch leaves its old chain */
+		g->b[x].parent_idx = k;
+		g->b[x].in_cycle = 0;
+		if (!g->b[x].parent_found)
+			g->b[x].parent_oid = onto_tip;
+		g->b[x].parent_found = 1;
+		root = x;
+	} else if (!o->all) {
+		const char *name = o->branch ? o->branch : g->current;
+
+		x = stack_find(g, name);
+		if (x == STACK_NONE) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "'%s' is not stacked", name);
+			error_hint(&ctx->err,
+				   "name a stacked branch, or use --all");
+			goto out;
+		}
+		if (g->b[x].in_cycle) {
+			rc = refuse_branch(ctx, g, x, repo, NULL);
+			goto out;
+		}
+		for (root = x; g->b[root].parent_idx != STACK_NONE;)
+			root = g->b[root].parent_idx;
+	} else {
+		root = STACK_NONE;
+	}
+	/* the selection: root's subtree (everything with --all) */
+	for (i = 0; i < g->n; i++)
+		if (root == STACK_NONE || stack_is_descendant(g, i, root))
+			order[n++] = i;
+	/* parents first: by depth, a stable insertion sort */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && !g->b[order[k - 1]].in_cycle &&
+			    !g->b[order[k]].in_cycle &&
+			    depth(g, order[k - 1]) > depth(g, order[k]);
+		     k--) {
+			size_t t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	op->b = xcalloc(n + 1, sizeof(*op->b));
+	for (i = 0; i < n; i++) {
+		struct stack_branch *b = &g->b[order[i]];
+		size_t p = b->parent_idx;
+		struct op_branch *ob;
+
+		if (b->in_cycle || !b->exists || !b->parent_found) {
+			if ((rc = refuse_branch(ctx, g, order[i], repo, NULL)) <
+			    0)
+				goto out;
+		}
+		if (!(order[i] == x && o->move) && !b->needs_restack &&
+		    !(p != STACK_NONE && in_op[p]))
+			continue;
+		if ((rc = refuse_branch(ctx, g, order[i], repo, op->head)) < 0)
+			goto out;
+		in_op[order[i]] = (int)op->n + 1;
+		ob = &op->b[op->n++];
+		ob->name = xstrdup(b->name);
+		ob->old = b->tip;
+		ob->pidx = p != STACK_NONE && in_op[p] ? in_op[p] - 1 : -1;
+		ob->parent_old = xstrdup(b->parent);
+		ob->tip_old = b->parent_tip ? xstrdup(b->parent_tip) : NULL;
+		ob->parent_new =
+			xstrdup(order[i] == x && o->move ? o->onto : b->parent);
+		if (order[i] == x && o->move)
+			ob->onto = onto_tip;
+		else
+			ob->onto = b->parent_oid;
+		rc = stack_upstream(&ob->upstream, repo, b->parent_tip, &b->tip,
+				    &b->parent_oid, &ctx->err);
+		if (rc < 0) {
+			error_set(&ctx->err, rc,
+				  "'%s' has no history in common "
+				  "with '%s'",
+				  b->name, b->parent);
+			goto out;
+		}
+	}
+out:
+	free(order);
+	free(in_op);
+	return rc;
+}
+
+int restack_start(struct restack_result *out, struct ctx *ctx,
+		  const struct restack_opts *o)
+{
+	struct stack_op *op = xcalloc(1, sizeof(*op));
+	struct stack_graph g = {0};
+	struct buf summary = BUF_INIT;
+	git_repository *repo;
+	size_t i;
+	int rc, loaded = 0;
+
+	memset(out, 0, sizeof(*out));
+	trace_printf("restack: start");
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0 ||
+	    (rc = stack_op_none_pending(ctx)) < 0 ||
+	    (rc = stack_check_head(&op->head, repo,
+				   o->move ? "stack move" : "restack",
+				   &ctx->err)) < 0 ||
+	    (rc = stack_graph_load(&g, ctx)) < 0)
+		goto out;
+	loaded = 1;
+	trace_printf("restack: checked, graph of %zu branches loaded", g.n);
+	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "'%s' has no commits yet", op->head);
+		goto out;
+	}
+	op->kind = xstrdup("restack");
+	if ((rc = plan(op, ctx, &g, o, repo)) < 0)
+		goto out;
+	trace_printf("restack: planned %zu branches", op->n);
+	if (!op->n) {
+		out->nothing = 1;
+		goto out;
+	}
+	op->may_checkout = !o->no_checkout;
+	if (o->move)
+		buf_addf(&summary, "move %s onto %s", o->move, o->onto);
+	else
+		buf_puts(&summary, "restack");
+	for (i = 0; i < op->n && !o->move; i++)
+		buf_addf(&summary, " %s", op->b[i].name);
+	if ((rc = stack_op_begin(op, ctx, summary.ptr)) < 0 ||
+	    (rc = stack_op_backup(op, ctx)) < 0)
+		goto out;
+	out->op_id = op->id;
+	trace_printf("restack: journal begun, backups written");
+	rc = restack_run_queue(op, ctx, out, o->no_checkout);
+out:
+	if (loaded)
+		stack_graph_release(&g);
+	buf_release(&summary);
+	stack_op_free(op);
+	return rc;
+}
+
+static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
+{
+	git_repository *repo;
+	char *wt;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_op_unfinished(op, ctx)) < 0)
+		return rc;
+	if (!*op) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "no stack operation to %s", what);
+		return rc;
+	}
+	wt = stack_worktree_id(repo);
+	if ((*op)->wt && strcmp((*op)->wt, wt)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld runs in another work tree (%s)",
+			       (*op)->kind, (*op)->id,
+			       *(*op)->wt ? (*op)->wt : "the main one");
+		error_hint(&ctx->err, "%s it from there", what);
+	}
+	free(wt);
+	return rc;
+}
+
+/* HEAD still where the conflict left it */
+static int at_conflict(git_repository *repo, const struct stack_op *op)
+{
+	git_oid head;
+
+	if (git_repository_head_detached(repo) != 1 ||
+	    git_reference_name_to_id(&head, repo, "HEAD") < 0) {
+		git_error_clear();
+		return 0;
+	}
+	return git_oid_equal(&head, &op->c_onto);
+}
+
+/* Commits the user's resolution of the conflicted commit. */
+static int take_resolution(struct stack_op *op, struct ctx *ctx)
+{
+	git_repository *repo;
+	git_index *idx = NULL;
+	git_commit *c = NULL, *onto = NULL;
+	git_tree *tree = NULL;
+	struct strvec paths = STRVEC_INIT;
+	git_note *note = NULL;
+	git_oid tid, nid;
+	cJSON *d, *notes;
+	int rc;
+	char hex[8];
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	git_oid_tostr(hex, sizeof(hex), &op->c_onto);
+	if (!at_conflict(repo, op)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "HEAD is no longer at the conflict in '%s' (a "
+			       "'git checkout' or 'git rebase --abort' moved "
+			       "it)",
+			       op->b[op->ci].name);
+		error_hint(&ctx->err,
+			   "run 'git campaign stack abort' to put every "
+			   "branch back, or 'git checkout --detach %s' and "
+			   "resolve again",
+			   hex);
+		return rc;
+	}
+	if ((rc = git_repository_index(&idx, repo)) < 0 ||
+	    (rc = git_index_read(idx, 1)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot read the index");
+		goto out;
+	}
+	if (git_index_has_conflicts(idx)) {
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		restack_conflict_paths(&paths, idx);
+		for (i = 0; i < paths.nr; i++)
+			buf_addf(&b, "%s'%s'", i ? " " : "", paths.v[i]);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "unresolved conflicts remain: %s", b.ptr);
+		error_hint(&ctx->err, "edit them, 'git add' them, then run "
+				      "'git campaign stack continue'");
+		buf_release(&b);
+		goto out;
+	}
+	if ((rc = workdir_dirty(repo, &paths, &ctx->err)) != 0) {
+		if (rc > 0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "changes not added to the index: '%s'",
+				       paths.v[0]);
+			error_hint(&ctx->err, "'git add' the resolution (or "
+					      "'git checkout' the file)");
+		}
+		goto out;
+	}
+	if ((rc = git_index_write_tree(&tid, idx)) < 0 ||
+	    (rc = git_commit_lookup(&c, repo, &op->c_commit)) < 0 ||
+	    (rc = git_commit_lookup(&onto, repo, &op->c_onto)) < 0 ||
+	    (rc = git_tree_lookup(&tree, repo, &tid)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot read the resolution");
+		goto out;
+	}
+	notes = cJSON_Duplicate(op->c_notes, 1);
+	if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
+		nid = op->c_onto; /* resolved to nothing: dropped */
+	} else {
+		rc = git_commit_create(&nid, repo, NULL, git_commit_author(c),
+				       git_commit_committer(c),
+				       git_commit_message_encoding(c),
+				       git_commit_message_raw(c), tree, 1,
+				       (const git_commit **)&onto);
+		if (rc < 0) {
+			cJSON_Delete(notes);
+			rc = error_git(&ctx->err, rc, "cannot write a commit");
+			goto out;
+		}
+		if (git_note_read(&note, repo, NOTES_REF, &op->c_commit) == 0)
+			cJSON_AddItemToArray(
+				notes, oid_pair_json(&op->c_commit, &nid));
+		git_error_clear();
+	}
+	d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "i", (double)op->ci);
+	cJSON_AddItemToObject(d, "new", oid_json(&nid));
+	cJSON_AddItemReferenceToObject(d, "rest", op->c_rest);
+	cJSON_AddItemToObject(d, "notes", cJSON_Duplicate(notes, 1));
+	op->partial = 1;
+	op->pi = op->ci;
+	op->p_new = nid;
+	cJSON_Delete(op->p_rest);
+	cJSON_Delete(op->p_notes);
+	op->p_rest = cJSON_Duplicate(op->c_rest, 1);
+	op->p_notes = notes;
+	op->conflict = 0;
+	rc = stack_op_step(op, ctx, "resolved", d);
+out:
+	strvec_clear(&paths);
+	git_note_free(note);
+	git_tree_free(tree);
+	git_commit_free(c);
+	git_commit_free(onto);
+	git_index_free(idx);
+	return rc;
+}
+
+int restack_continue(struct restack_result *out, struct ctx *ctx,
+		     int no_checkout)
+{
+	struct stack_op *op = NULL;
+	git_repository *repo;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_op(&op, ctx, "continue")) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0)
+		goto out;
+	out->op_id = op->id;
+	/* the choice of the first run does not bind this one */
+	op->may_checkout = !no_checkout;
+	if (op->apply) {
+		rc = restack_finish_op(op, ctx, out);
+		goto out;
+	}
+	if (!op->backed_up && (rc = stack_op_backup(op, ctx)) < 0)
+		goto out;
+	if (op->conflict) {
+		if (op->c_checkout && op->stopped) {
+			if ((rc = take_resolution(op, ctx)) < 0)
+				goto out;
+		} else {
+			/* not shown in the work tree: replay the branch
+			 * again, to show it now or to pass */
+			op->conflict = 0;
+		}
+	}
+	rc = restack_run_queue(op, ctx, out, no_checkout);
+out:
+	stack_op_free(op);
+	return rc;
+}
+
+/* Deletes the backup refs of op (an aborted one needs none). */
+static void drop_backups(git_repository *repo, const struct stack_op *op)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	char *glob = xasprintf("refs/campaign/backup/%s/*", op->name);
+
+	if (git_reference_iterator_glob_new(&it, repo, glob) == 0) {
+		while (git_reference_next(&ref, it) == 0) {
+			git_reference_delete(ref);
+			git_reference_free(ref);
+		}
+	}
+	git_reference_iterator_free(it);
+	git_error_clear();
+	free(glob);
+}
+
+/* Brings the work tree back for abort and skip: refused when HEAD was
+ * moved elsewhere since and the work tree has changes. */
+static int put_worktree_back(struct stack_op *op, struct ctx *ctx)
+{
+	git_repository *repo;
+	char *cur = NULL, *paths = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if (!op->touched && !(op->apply && op->head))
+		return 0;
+	if (op->conflict && !at_conflict(repo, op)) {
+		repo_current_branch(&cur, repo, &ctx->err);
+		if ((!cur || strcmp(cur, op->head)) &&
+		    (rc = stack_tree_dirty(repo, &paths, &ctx->err)) != 0) {
+			if (rc > 0) {
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
+					       "HEAD moved since the conflict "
+					       "and the work tree has changes "
+					       "(%s)",
+					       paths);
+				error_hint(&ctx->err,
+					   "commit or stash them, then run "
+					   "it again");
+			}
+			free(cur);
+			free(paths);
+			return rc;
+		}
+		free(cur);
+	}
+	return stack_op_restore_worktree(op, ctx);
+}
+
+int restack_abort(struct restack_result *out, struct ctx *ctx)
+{
+	struct stack_op *op = NULL;
+	git_repository *repo;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_op(&op, ctx, "abort")) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 1)) < 0)
+		goto out;
+	out->op_id = op->id;
+	if (op->apply && (rc = stack_op_apply_refs(op, ctx, 1)) < 0)
+		goto out;
+	if ((rc = put_worktree_back(op, ctx)) < 0)
+		goto out;
+	drop_backups(repo, op);
+	rc = stack_op_finish(op, ctx, 0);
+out:
+	stack_op_free(op);
+	return rc;
+}
+
+int restack_skip(struct restack_result *out, struct ctx *ctx)
+{
+	struct stack_op *op = NULL;
+	cJSON *d;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_op(&op, ctx, "skip a branch of")) < 0)
+		goto out;
+	out->op_id = op->id;
+	if (!op->conflict || op->apply) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld is not stopped at a conflict",
+			       op->kind, op->id);
+		error_hint(&ctx->err,
+			   "finish it with 'git campaign stack continue'");
+		goto out;
+	}
+	if ((rc = put_worktree_back(op, ctx)) < 0)
+		goto out;
+	op->touched = 0;
+	op->conflict = 0;
+	op->b[op->ci].skipped = 1;
+	strvec_push_owned(&out->notes,
+			  xasprintf("skipped %s (and the branches on it)",
+				    op->b[op->ci].name));
+	d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "i", (double)op->ci);
+	if ((rc = stack_op_step(op, ctx, "skip", d)) < 0)
+		goto out;
+	rc = restack_run_queue(op, ctx, out, 0);
+out:
+	stack_op_free(op);
+	return rc;
+}

@@ -1,0 +1,676 @@
+/* The stack graph from git config, its checks, new and adopt. */
+#include "core/stack.h"
+
+#include <dirent.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/campaign.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+void stack_graph_release(struct stack_graph *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->n; i++) {
+		free(g->b[i].name);
+		free(g->b[i].parent);
+		free(g->b[i].parent_tip);
+		free(g->b[i].pr_state);
+		free(g->b[i].pr_url);
+	}
+	free(g->b);
+	free(g->base);
+	free(g->remote);
+	free(g->current);
+	memset(g, 0, sizeof(*g));
+}
+
+size_t stack_find(const struct stack_graph *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < g->n; i++)
+		if (!strcmp(g->b[i].name, name))
+			return i;
+	return STACK_NONE;
+}
+
+int stack_is_descendant(const struct stack_graph *g, size_t d, size_t i)
+{
+	size_t steps = 0;
+
+	while (d != STACK_NONE && steps++ <= g->n) {
+		if (d == i)
+			return 1;
+		d = g->b[d].parent_idx;
+	}
+	return 0;
+}
+
+struct walk {
+	struct stack_graph *g;
+	size_t alloc;
+};
+
+/* branch.NAME.campaignparent = PARENT (NAME may hold dots) */
+static int add_parent(const char *key, const char *value, void *data)
+{
+	struct walk *w = data;
+	const char *name = key + strlen("branch.");
+	size_t n = strlen(name) - strlen(".campaignparent"), i;
+	struct stack_branch *b;
+
+	for (i = 0; i < w->g->n; i++)
+		if (strlen(w->g->b[i].name) == n &&
+		    !strncmp(w->g->b[i].name, name, n)) {
+			free(w->g->b[i].parent);
+			w->g->b[i].parent = xstrdup(value);
+			return 0;
+		}
+	if (w->g->n == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 8;
+		w->g->b = xrealloc(w->g->b, w->alloc * sizeof(*w->g->b));
+	}
+	b = &w->g->b[w->g->n++];
+	memset(b, 0, sizeof(*b));
+	b->name = xstrndup(name, n);
+	b->parent = xstrdup(value);
+	return 0;
+}
+
+static int cmp_branch(const void *a, const void *b)
+{
+	return strcmp(((const struct stack_branch *)a)->name,
+		      ((const struct stack_branch *)b)->name);
+}
+
+/*
+ * Walks first parents from tip looking for was, at most limit steps: 1
+ * with *steps when found. Stacked branches are linear and short, so this
+ * answers without the whole-history walk of a merge base (which, without a
+ * commit-graph, can visit every commit of a large repository).
+ */
+static int first_parent_walk(size_t *steps, git_repository *repo,
+			     const git_oid *tip, const git_oid *was,
+			     size_t limit)
+{
+	git_commit *c = NULL;
+	git_oid id = *tip;
+	size_t n;
+
+	for (n = 0; n <= limit; n++) {
+		if (git_oid_equal(&id, was)) {
+			*steps = n;
+			return 1;
+		}
+		if (git_commit_lookup(&c, repo, &id) < 0 ||
+		    git_commit_parentcount(c) == 0)
+			break;
+		id = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		c = NULL;
+	}
+	git_commit_free(c);
+	git_error_clear();
+	return 0;
+}
+
+int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
+		   const git_oid *tip, const git_oid *parent_now,
+		   struct error *err)
+{
+	git_oid was;
+	size_t steps;
+	int rc;
+
+	if (recorded && git_oid_fromstr(&was, recorded) == 0 &&
+	    (first_parent_walk(&steps, repo, tip, &was, 1000) ||
+	     git_graph_descendant_of(repo, tip, &was) == 1)) {
+		*out = was;
+		return 0;
+	}
+	git_error_clear();
+	rc = git_merge_base(out, repo, tip, parent_now);
+	if (rc == GIT_ENOTFOUND)
+		return error_set(err, GCAMP_ENOTFOUND,
+				 "no common history with the parent");
+	if (rc < 0)
+		return error_git(err, rc, "cannot find a merge base");
+	return 0;
+}
+
+/* Commits of upstream..tip. */
+static size_t count_range(git_repository *repo, const git_oid *upstream,
+			  const git_oid *tip)
+{
+	size_t ahead = 0, behind = 0;
+
+	if (first_parent_walk(&ahead, repo, tip, upstream, 1000))
+		return ahead;
+	if (git_graph_ahead_behind(&ahead, &behind, repo, tip, upstream) < 0)
+		git_error_clear();
+	return ahead;
+}
+
+static void load_prs(struct stack_graph *g, struct ctx *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t i;
+
+	if (ctx_db(&db, ctx, 0) < 0) {
+		error_clear(&ctx->err);
+		return;
+	}
+	if (db_prepare(&st, db,
+		       "SELECT number, state, url FROM pr"
+		       " WHERE branch = ?",
+		       &ctx->err) < 0) {
+		error_clear(&ctx->err);
+		return;
+	}
+	for (i = 0; i < g->n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g->b[i].name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const unsigned char *s = sqlite3_column_text(st, 1);
+			const unsigned char *u = sqlite3_column_text(st, 2);
+
+			g->b[i].pr_number = sqlite3_column_int(st, 0);
+			g->b[i].pr_state = xstrdup(s ? (const char *)s : "");
+			g->b[i].pr_url = u ? xstrdup((const char *)u) : NULL;
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
+{
+	struct campaign c = {0};
+	struct walk w = {out, 0};
+	struct buf key = BUF_INIT;
+	git_repository *repo;
+	struct gitcfg *cfg;
+	size_t i, k, steps;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = campaign_load(&c, ctx)) < 0)
+		goto out;
+	out->base = c.base;
+	out->remote = c.remote;
+	c.base = c.remote = NULL;
+	if ((rc = repo_current_branch(&out->current, repo, &ctx->err)) < 0)
+		goto out;
+	rc = gitcfg_foreach(cfg, "branch.", ".campaignparent", add_parent, &w,
+			    &ctx->err);
+	if (rc < 0)
+		goto out;
+	if (out->n > 1)
+		qsort(out->b, out->n, sizeof(*out->b), cmp_branch);
+	for (i = 0; i < out->n; i++) {
+		struct stack_branch *b = &out->b[i];
+		const char *v;
+
+		buf_reset(&key);
+		buf_addf(&key, "branch.%s.campaignParentTip", b->name);
+		if (gitcfg_get(&v, cfg, key.ptr) == 0)
+			b->parent_tip = xstrdup(v);
+		b->exists = repo_branch_tip(&b->tip, repo, NULL, b->name) == 0;
+		b->parent_found = repo_branch_tip(&b->parent_oid, repo,
+						  out->remote, b->parent) == 0;
+		b->parent_idx = stack_find(out, b->parent);
+		if (b->parent_found) {
+			git_oid was;
+
+			b->needs_restack =
+				!b->parent_tip ||
+				git_oid_fromstr(&was, b->parent_tip) < 0 ||
+				!git_oid_equal(&was, &b->parent_oid);
+		}
+		if (b->exists && b->parent_found) {
+			git_oid up;
+			struct error e = ERROR_INIT;
+
+			if (stack_upstream(&up, repo, b->parent_tip, &b->tip,
+					   &b->parent_oid, &e) == 0)
+				b->own = count_range(repo, &up, &b->tip);
+		}
+	}
+	/* a chain that comes back to itself within n steps is a cycle */
+	for (i = 0; i < out->n; i++) {
+		k = out->b[i].parent_idx;
+		for (steps = 0; k != STACK_NONE && steps < out->n; steps++) {
+			if (k == i) {
+				out->b[i].in_cycle = 1;
+				break;
+			}
+			k = out->b[k].parent_idx;
+		}
+	}
+	load_prs(out, ctx);
+	rc = 0;
+out:
+	campaign_release(&c);
+	buf_release(&key);
+	if (rc < 0)
+		stack_graph_release(out);
+	return rc;
+}
+
+int stack_check_repo_state(git_repository *repo, struct error *err)
+{
+	static const char *const names[] = {
+		[GIT_REPOSITORY_STATE_MERGE] = "a merge",
+		[GIT_REPOSITORY_STATE_REVERT] = "a revert",
+		[GIT_REPOSITORY_STATE_REVERT_SEQUENCE] = "a revert",
+		[GIT_REPOSITORY_STATE_CHERRYPICK] = "a cherry-pick",
+		[GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE] = "a cherry-pick",
+		[GIT_REPOSITORY_STATE_BISECT] = "a bisect",
+		[GIT_REPOSITORY_STATE_REBASE] = "a rebase",
+		[GIT_REPOSITORY_STATE_REBASE_INTERACTIVE] = "a rebase",
+		[GIT_REPOSITORY_STATE_REBASE_MERGE] = "a rebase",
+		[GIT_REPOSITORY_STATE_APPLY_MAILBOX] = "a 'git am'",
+		[GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE] = "a rebase",
+	};
+	int s = git_repository_state(repo);
+
+	if (s == GIT_REPOSITORY_STATE_NONE)
+		return 0;
+	error_set(err, GCAMP_EFATAL, "the repository is in the middle of %s",
+		  s > 0 && (size_t)s < sizeof(names) / sizeof(*names) &&
+				  names[s]
+			  ? names[s]
+			  : "another git operation");
+	error_hint(err, "finish it (or abort it) with git first");
+	return GCAMP_EFATAL;
+}
+
+int stack_check_head(char **out, git_repository *repo, const char *what,
+		     struct error *err)
+{
+	int rc = repo_current_branch(out, repo, err);
+
+	if (rc < 0)
+		return rc;
+	if (!*out) {
+		error_set(err, GCAMP_EFATAL,
+			  "HEAD is detached; %s needs a "
+			  "checked-out branch",
+			  what);
+		error_hint(err, "check out a branch first");
+		return GCAMP_EFATAL;
+	}
+	return 0;
+}
+
+/* Appends up to 5 paths of diff to b; 1 when it has any. */
+static int diff_paths(struct buf *b, size_t *shown, git_diff *diff)
+{
+	size_t i, n = git_diff_num_deltas(diff);
+
+	for (i = 0; i < n && *shown < 5; i++, ++*shown)
+		buf_addf(b, "%s'%s'", b->len ? " " : "",
+			 git_diff_get_delta(diff, i)->new_file.path);
+	return n > 0;
+}
+
+/*
+ * 1 when every file of the index still has the stat data the index
+ * recorded (size, mtime, ctime, inode), none of it as new as the index
+ * file itself (racily clean): then the work tree matches the index without
+ * a file read or a directory walk, as git's own refresh assumes. 0 when a
+ * file may differ; the caller then compares for real.
+ */
+static int stat_clean(git_repository *repo, git_index *index)
+{
+	const char *wd = git_repository_workdir(repo);
+	struct buf p = BUF_INIT;
+	struct stat ist, st;
+	size_t i, n = git_index_entrycount(index);
+	int clean = 0;
+
+	buf_addf(&p, "%sindex", git_repository_path(repo));
+	if (!wd || stat(p.ptr, &ist) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+
+		if (git_index_entry_stage(e) ||
+		    (e->flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS))
+			goto out;
+		if (e->mode == GIT_FILEMODE_COMMIT)
+			continue;
+		buf_reset(&p);
+		buf_addf(&p, "%s%s", wd, e->path);
+		if (lstat(p.ptr, &st) < 0 ||
+		    (uint32_t)st.st_size != e->file_size ||
+		    (uint32_t)st.st_ino != e->ino ||
+		    (int32_t)st.st_mtime != e->mtime.seconds ||
+		    (int32_t)st.st_ctime != e->ctime.seconds ||
+		    (e->mtime.nanoseconds &&
+		     (uint32_t)st.st_mtim.tv_nsec != e->mtime.nanoseconds) ||
+		    st.st_mtime >= ist.st_mtime)
+			goto out;
+	}
+	clean = 1;
+out:
+	buf_release(&p);
+	return clean;
+}
+
+int stack_tree_dirty(git_repository *repo, char **paths, struct error *err)
+{
+	git_diff_options opts;
+	git_diff *staged = NULL, *unstaged = NULL;
+	git_reference *head = NULL;
+	git_tree *tree = NULL;
+	git_index *index = NULL;
+	struct buf b = BUF_INIT;
+	size_t shown = 0;
+	int rc, dirty;
+
+	if (paths)
+		*paths = NULL;
+	/* two diffs rather than a status: no rename detection, and no walk
+	 * for untracked files, which do not count */
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_IGNORE_SUBMODULES;
+	if ((rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_repository_head(&head, repo)) < 0 ||
+	    (rc = git_reference_peel((git_object **)&tree, head,
+				     GIT_OBJECT_TREE)) < 0 ||
+	    (rc = git_diff_tree_to_index(&staged, repo, tree, index, &opts)) <
+		    0 ||
+	    (!stat_clean(repo, index) &&
+	     (rc = git_diff_index_to_workdir(&unstaged, repo, index, &opts)) <
+		     0)) {
+		rc = error_git(err, rc, "cannot read the work tree's status");
+		goto out;
+	}
+	dirty = diff_paths(&b, &shown, staged);
+	if (unstaged)
+		dirty |= diff_paths(&b, &shown, unstaged);
+	if (paths && dirty)
+		*paths = buf_detach(&b);
+	rc = dirty;
+out:
+	buf_release(&b);
+	git_diff_free(staged);
+	git_diff_free(unstaged);
+	git_tree_free(tree);
+	git_reference_free(head);
+	git_index_free(index);
+	return rc;
+}
+
+/* "ref: refs/heads/NAME" in file path names branch */
+static int head_file_is(const char *path, const char *branch)
+{
+	char line[1024];
+	FILE *fp = fopen(path, "r");
+	int is = 0;
+
+	if (!fp)
+		return 0;
+	if (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = 0;
+		is = !strncmp(line, "ref: refs/heads/", 16) &&
+		     !strcmp(line + 16, branch);
+	}
+	fclose(fp);
+	return is;
+}
+
+int stack_other_worktree(char **out, git_repository *repo, const char *branch,
+			 struct error *err)
+{
+	const char *common = git_repository_commondir(repo);
+	const char *mine = git_repository_path(repo);
+	struct buf p = BUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+
+	(void)err;
+	*out = NULL;
+	/* the main work tree's HEAD is in the common dir */
+	if (strcmp(common, mine)) {
+		buf_addf(&p, "%sHEAD", common);
+		if (head_file_is(p.ptr, branch) &&
+		    !git_repository_is_bare(repo))
+			*out = xstrdup("the main work tree");
+	}
+	buf_reset(&p);
+	buf_addf(&p, "%sworktrees", common);
+	dir = opendir(p.ptr);
+	while (!*out && dir && (de = readdir(dir))) {
+		char gd[4096];
+		FILE *fp;
+
+		if (de->d_name[0] == '.')
+			continue;
+		buf_reset(&p);
+		buf_addf(&p, "%sworktrees/%s/", common, de->d_name);
+		if (!strcmp(p.ptr, mine))
+			continue;
+		buf_puts(&p, "HEAD");
+		if (!head_file_is(p.ptr, branch))
+			continue;
+		buf_reset(&p);
+		buf_addf(&p, "%sworktrees/%s/gitdir", common, de->d_name);
+		*out = xstrdup(de->d_name);
+		if ((fp = fopen(p.ptr, "r"))) {
+			if (fgets(gd, sizeof(gd), fp)) {
+				char *slash;
+
+				gd[strcspn(gd, "\n")] = 0;
+				if ((slash = strrchr(gd, '/')))
+					*slash = 0;
+				free(*out);
+				*out = xstrdup(gd);
+			}
+			fclose(fp);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	buf_release(&p);
+	return 0;
+}
+
+int stack_record(struct ctx *ctx, const char *branch, const char *parent,
+		 const char *tip)
+{
+	struct buf key = BUF_INIT;
+	struct gitcfg *cfg;
+	int rc;
+
+	if ((rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	buf_addf(&key, "branch.%s.campaignParent", branch);
+	if (parent)
+		rc = gitcfg_set(cfg, key.ptr, parent, &ctx->err);
+	else if ((rc = gitcfg_unset(cfg, key.ptr, &ctx->err)) ==
+		 GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		rc = 0;
+	}
+	if (rc < 0)
+		goto out;
+	buf_reset(&key);
+	buf_addf(&key, "branch.%s.campaignParentTip", branch);
+	if (tip)
+		rc = gitcfg_set(cfg, key.ptr, tip, &ctx->err);
+	else if ((rc = gitcfg_unset(cfg, key.ptr, &ctx->err)) ==
+		 GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		rc = 0;
+	}
+out:
+	buf_release(&key);
+	return rc;
+}
+
+static int check_name(struct ctx *ctx, const char *name)
+{
+	int ok = 0;
+
+	if (git_branch_name_is_valid(&ok, name) < 0 || !ok)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "'%s' is not a valid branch name", name);
+	return 0;
+}
+
+/* Brings the work tree and index from HEAD to commit, refusing to
+ * overwrite local changes (a no-op when HEAD is at commit). */
+static int checkout_commit(struct ctx *ctx, git_repository *repo,
+			   git_commit *commit)
+{
+	git_checkout_options co;
+	git_oid head;
+	int rc;
+
+	if (git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
+	    git_oid_equal(&head, git_commit_id(commit)))
+		return 0;
+	git_error_clear();
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	rc = git_checkout_tree(repo, (git_object *)commit, &co);
+	if (rc < 0) {
+		rc = error_git(&ctx->err, rc, "cannot check out the parent");
+		error_hint(&ctx->err, "commit or stash your changes first");
+	}
+	return rc;
+}
+
+int stack_new(struct ctx *ctx, const char *name, const char *parent)
+{
+	struct campaign c = {0};
+	git_repository *repo;
+	git_reference *ref = NULL;
+	git_commit *commit = NULL;
+	char *cur = NULL, hex[GIT_OID_HEXSZ + 1];
+	struct buf msg = BUF_INIT;
+	git_oid tip;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = campaign_load(&c, ctx)) < 0 ||
+	    (rc = check_name(ctx, name)) < 0 ||
+	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0)
+		goto out;
+	if (!parent) {
+		if ((rc = stack_check_head(&cur, repo,
+					   "'stack new' without "
+					   "--on",
+					   &ctx->err)) < 0)
+			goto out;
+		parent = cur;
+	}
+	if (repo_branch_tip(&tip, repo, c.remote, parent) < 0) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+			       "no branch named '%s'", parent);
+		goto out;
+	}
+	if (repo_branch_tip(&tip, repo, NULL, name) == 0) {
+		rc = error_set(&ctx->err, GCAMP_EEXISTS,
+			       "a branch named '%s' already exists", name);
+		error_hint(&ctx->err,
+			   "record it with 'git campaign stack adopt %s --on "
+			   "%s'",
+			   name, parent);
+		goto out;
+	}
+	repo_branch_tip(&tip, repo, c.remote, parent);
+	if ((rc = git_commit_lookup(&commit, repo, &tip)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot read '%s'", parent);
+		goto out;
+	}
+	if ((rc = checkout_commit(ctx, repo, commit)) < 0)
+		goto out;
+	buf_addf(&msg, "campaign: stack new %s on %s", name, parent);
+	if ((rc = git_branch_create(&ref, repo, name, commit, 0)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot create branch '%s'",
+			       name);
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	if ((rc = stack_record(ctx, name, parent, hex)) < 0)
+		goto out;
+	/* same commit: moving HEAD keeps the index and work tree as they
+	 * are, like `git checkout -b` */
+	if ((rc = git_repository_set_head(repo, git_reference_name(ref))) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot check out '%s'", name);
+		goto out;
+	}
+out:
+	git_reference_free(ref);
+	git_commit_free(commit);
+	campaign_release(&c);
+	buf_release(&msg);
+	free(cur);
+	return rc;
+}
+
+int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
+{
+	struct stack_graph g = {0};
+	git_repository *repo;
+	git_oid tip, ptip, base;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i, p;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_graph_load(&g, ctx)) < 0)
+		return rc;
+	if (repo_branch_tip(&tip, repo, NULL, branch) < 0) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+			       "no branch named '%s'", branch);
+		goto out;
+	}
+	if (repo_branch_tip(&ptip, repo, g.remote, parent) < 0) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+			       "no branch named '%s'", parent);
+		goto out;
+	}
+	if (!strcmp(branch, parent) || !strcmp(branch, g.base)) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "cannot stack '%s' on '%s'", branch, parent);
+		goto out;
+	}
+	/* parent must not be branch or below it */
+	i = stack_find(&g, branch);
+	p = stack_find(&g, parent);
+	if (i != STACK_NONE && p != STACK_NONE &&
+	    stack_is_descendant(&g, p, i)) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "'%s' is stacked on '%s': that would be a cycle",
+			       parent, branch);
+		goto out;
+	}
+	rc = git_merge_base(&base, repo, &tip, &ptip);
+	if (rc < 0) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "'%s' and '%s' have no common history", branch,
+			       parent);
+		git_error_clear();
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), &base);
+	rc = stack_record(ctx, branch, parent, hex);
+out:
+	stack_graph_release(&g);
+	return rc;
+}

@@ -1,0 +1,796 @@
+/* Journaled stack operations: the state the journal holds, backups, the
+ * all-at-once ref update and the work tree at the end or on abort. */
+#include "core/stackop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "core/journal.h"
+#include "core/stack.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+char *stack_worktree_id(git_repository *repo)
+{
+	const char *mine = git_repository_path(repo);
+	const char *common = git_repository_commondir(repo);
+	size_t n = strlen(common);
+
+	if (!strncmp(mine, common, n) && !strncmp(mine + n, "worktrees/", 10))
+		return xstrndup(mine + n + 10, strcspn(mine + n + 10, "/"));
+	return xstrdup("");
+}
+
+cJSON *oid_json(const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	return cJSON_CreateString(hex);
+}
+
+int oid_from_json(git_oid *out, const cJSON *j)
+{
+	if (!cJSON_IsString(j) || git_oid_fromstr(out, j->valuestring) < 0) {
+		git_error_clear();
+		return GCAMP_EFATAL;
+	}
+	return 0;
+}
+
+static cJSON *str_json(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static char *json_str(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(j) ? xstrdup(j->valuestring) : NULL;
+}
+
+static void free_branch(struct op_branch *b)
+{
+	free(b->name);
+	free(b->parent_old);
+	free(b->tip_old);
+	free(b->parent_new);
+	cJSON_Delete(b->notes);
+}
+
+void stack_op_free(struct stack_op *op)
+{
+	size_t i;
+
+	if (!op)
+		return;
+	for (i = 0; i < op->n; i++)
+		free_branch(&op->b[i]);
+	free(op->b);
+	free(op->kind);
+	free(op->name);
+	free(op->head);
+	free(op->index_copy);
+	free(op->wt);
+	cJSON_Delete(op->fixed);
+	cJSON_Delete(op->c_rest);
+	cJSON_Delete(op->c_notes);
+	cJSON_Delete(op->p_rest);
+	cJSON_Delete(op->p_notes);
+	cJSON_Delete(op->apply);
+	free(op);
+}
+
+static cJSON *plan_json(const struct stack_op *op)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	cJSON_AddItemToObject(j, "kind", str_json(op->kind));
+	cJSON_AddItemToObject(j, "name", str_json(op->name));
+	cJSON_AddItemToObject(j, "head", str_json(op->head));
+	cJSON_AddItemToObject(j, "head_old", oid_json(&op->head_old));
+	cJSON_AddBoolToObject(j, "may_checkout", op->may_checkout);
+	cJSON_AddItemToObject(j, "index_copy", str_json(op->index_copy));
+	cJSON_AddItemToObject(j, "wt", str_json(op->wt));
+	a = cJSON_AddArrayToObject(j, "branches");
+	for (i = 0; i < op->n; i++) {
+		const struct op_branch *b = &op->b[i];
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "name", b->name);
+		cJSON_AddItemToObject(e, "old", oid_json(&b->old));
+		cJSON_AddItemToObject(e, "upstream", oid_json(&b->upstream));
+		cJSON_AddItemToObject(e, "onto", oid_json(&b->onto));
+		cJSON_AddNumberToObject(e, "pidx", b->pidx);
+		cJSON_AddItemToObject(e, "parent_old", str_json(b->parent_old));
+		cJSON_AddItemToObject(e, "tip_old", str_json(b->tip_old));
+		cJSON_AddItemToObject(e, "parent_new", str_json(b->parent_new));
+		cJSON_AddItemToArray(a, e);
+	}
+	if (op->fixed)
+		cJSON_AddItemReferenceToObject(j, "fixed", op->fixed);
+	return j;
+}
+
+static int plan_from_json(struct stack_op *op, const cJSON *j)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "branches"), *e;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "fixed");
+	size_t i = 0;
+
+	op->kind = json_str(j, "kind");
+	op->name = json_str(j, "name");
+	op->head = json_str(j, "head");
+	op->index_copy = json_str(j, "index_copy");
+	op->wt = json_str(j, "wt");
+	op->may_checkout = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(j, "may_checkout"));
+	if (!op->kind || !op->name ||
+	    oid_from_json(&op->head_old,
+			  cJSON_GetObjectItemCaseSensitive(j, "head_old")) < 0)
+		return GCAMP_EFATAL;
+	op->n = (size_t)cJSON_GetArraySize(a);
+	op->b = xcalloc(op->n + 1, sizeof(*op->b));
+	cJSON_ArrayForEach(e, a)
+	{
+		struct op_branch *b = &op->b[i++];
+
+		b->name = json_str(e, "name");
+		b->parent_old = json_str(e, "parent_old");
+		b->tip_old = json_str(e, "tip_old");
+		b->parent_new = json_str(e, "parent_new");
+		b->pidx = cJSON_GetObjectItemCaseSensitive(e, "pidx")->valueint;
+		if (!b->name ||
+		    oid_from_json(&b->old, cJSON_GetObjectItemCaseSensitive(
+						   e, "old")) < 0 ||
+		    oid_from_json(&b->upstream,
+				  cJSON_GetObjectItemCaseSensitive(
+					  e, "upstream")) < 0 ||
+		    oid_from_json(&b->onto, cJSON_GetObjectItemCaseSensitive(
+						    e, "onto")) < 0)
+			return GCAMP_EFATAL;
+	}
+	if (f)
+		op->fixed = cJSON_Duplicate(f, 1);
+	return 0;
+}
+
+static cJSON *take(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return j ? cJSON_Duplicate(j, 1) : cJSON_CreateArray();
+}
+
+static size_t json_index(const cJSON *o)
+{
+	return (size_t)cJSON_GetObjectItemCaseSensitive(o, "i")->valueint;
+}
+
+/* Replays the journal of op into its state. */
+static int op_load(struct stack_op **out, struct db *db, long long id,
+		   struct error *err)
+{
+	struct journal_step *steps = NULL;
+	struct stack_op *op = xcalloc(1, sizeof(*op));
+	size_t n = 0, k, i;
+	int rc;
+
+	*out = NULL;
+	op->id = id;
+	if ((rc = journal_read(&steps, &n, db, id, err)) < 0)
+		goto out;
+	for (k = 0; k < n; k++) {
+		const char *s = steps[k].step;
+		cJSON *d = cJSON_Parse(steps[k].data);
+
+		rc = d ? 0 : GCAMP_EFATAL;
+		if (!d) {
+		} else if (!strcmp(s, "plan")) {
+			rc = plan_from_json(op, d);
+		} else if (!strcmp(s, "backup")) {
+			op->backed_up = 1;
+		} else if (!strcmp(s, "replay") &&
+			   (i = json_index(d)) < op->n) {
+			op->b[i].done = 1;
+			rc = oid_from_json(
+				&op->b[i].new,
+				cJSON_GetObjectItemCaseSensitive(d, "new"));
+			cJSON_Delete(op->b[i].notes);
+			op->b[i].notes = take(d, "notes");
+			op->partial = 0;
+		} else if (!strcmp(s, "conflict")) {
+			op->conflict = 1;
+			op->stopped = 0;
+			op->partial = 0;
+			op->ci = json_index(d);
+			op->c_checkout =
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					d, "checkout"));
+			op->touched |= op->c_checkout;
+			cJSON_Delete(op->c_rest);
+			cJSON_Delete(op->c_notes);
+			op->c_rest = take(d, "rest");
+			op->c_notes = take(d, "notes");
+			if (oid_from_json(&op->c_commit,
+					  cJSON_GetObjectItemCaseSensitive(
+						  d, "commit")) < 0 ||
+			    oid_from_json(&op->c_onto,
+					  cJSON_GetObjectItemCaseSensitive(
+						  d, "onto")) < 0)
+				rc = GCAMP_EFATAL;
+		} else if (!strcmp(s, "stopped")) {
+			op->stopped = 1;
+		} else if (!strcmp(s, "resolved")) {
+			op->conflict = 0;
+			op->partial = 1;
+			op->pi = json_index(d);
+			cJSON_Delete(op->p_rest);
+			cJSON_Delete(op->p_notes);
+			op->p_rest = take(d, "rest");
+			op->p_notes = take(d, "notes");
+			rc = oid_from_json(
+				&op->p_new,
+				cJSON_GetObjectItemCaseSensitive(d, "new"));
+		} else if (!strcmp(s, "skip") && (i = json_index(d)) < op->n) {
+			op->b[i].skipped = 1;
+			op->conflict = 0;
+			op->touched = 0;
+		} else if (!strcmp(s, "apply")) {
+			cJSON_Delete(op->apply);
+			op->apply = cJSON_Duplicate(d, 1);
+		} else if (!strcmp(s, "applied")) {
+			op->applied = 1;
+		} else if (!strcmp(s, "checkout")) {
+			op->checked = 1;
+		}
+		cJSON_Delete(d);
+		if (rc < 0) {
+			rc = error_set(err, GCAMP_EFATAL,
+				       "the journal of operation %lld is "
+				       "damaged at step '%s'",
+				       id, s);
+			goto out;
+		}
+	}
+	if (!op->kind) {
+		rc = error_set(err, GCAMP_EFATAL,
+			       "the journal of operation %lld has no plan", id);
+		goto out;
+	}
+	*out = op;
+	op = NULL;
+out:
+	journal_steps_free(steps, n);
+	stack_op_free(op);
+	return rc;
+}
+
+int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id)
+{
+	struct db *db;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0)
+		return rc;
+	return op_load(out, db, id, &ctx->err);
+}
+
+static int is_stack_kind(const char *kind)
+{
+	return !strcmp(kind, "restack") || !strcmp(kind, "stack-delete") ||
+	       !strcmp(kind, "undo");
+}
+
+static int pid_alive(long long pid)
+{
+	if (pid <= 0 || pid == (long long)getpid())
+		return 0;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+int stack_op_unfinished(struct stack_op **out, struct ctx *ctx)
+{
+	struct journal_op *ops = NULL;
+	struct db *db;
+	size_t n = 0, i;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = journal_unfinished(&ops, &n, db, &ctx->err)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (!is_stack_kind(ops[i].kind))
+			continue;
+		if (pid_alive(ops[i].pid)) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "another git campaign (pid %lld) is "
+				       "running %s #%lld",
+				       ops[i].pid, ops[i].kind, ops[i].id);
+			error_hint(&ctx->err, "wait for it to finish");
+			break;
+		}
+		rc = op_load(out, db, ops[i].id, &ctx->err);
+		break;
+	}
+	journal_ops_free(ops, n);
+	return rc;
+}
+
+int stack_op_none_pending(struct ctx *ctx)
+{
+	struct stack_op *op = NULL;
+	int rc = stack_op_unfinished(&op, ctx);
+
+	if (rc == 0 && op) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld is unfinished", op->kind, op->id);
+		error_hint(&ctx->err,
+			   "finish it with 'git campaign stack continue' or "
+			   "undo it with 'git campaign stack abort'");
+	}
+	stack_op_free(op);
+	return rc;
+}
+
+int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
+		  cJSON *data)
+{
+	char *s = data ? cJSON_PrintUnformatted(data) : NULL;
+	struct db *db;
+	int rc;
+
+	cJSON_Delete(data);
+	rc = ctx_db(&db, ctx, DB_CREATE);
+	if (rc == 0)
+		rc = journal_step(db, op->id, name, s, &ctx->err);
+	free(s);
+	return rc;
+}
+
+/* Copies file from to to (through to.lock, renamed into place). */
+static int copy_file(const char *from, const char *to, struct error *err)
+{
+	char *lock = xasprintf("%s.lock", to);
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *o = NULL;
+	size_t n;
+	int rc = 0;
+
+	if (!in) {
+		rc = errno == ENOENT ? GCAMP_ENOTFOUND
+				     : error_set(err, GCAMP_EFATAL,
+						 "cannot read '%s': %s", from,
+						 strerror(errno));
+		goto out;
+	}
+	if (!(o = fopen(lock, "wb"))) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", lock,
+			       strerror(errno));
+		goto out;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, o) != n)
+			break;
+	if (ferror(in) || fflush(o) || ferror(o) || fsync(fileno(o))) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot copy '%s': %s", from,
+			       strerror(errno));
+		goto out;
+	}
+	fclose(o);
+	o = NULL;
+	if (rename(lock, to) < 0)
+		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", to,
+			       strerror(errno));
+out:
+	if (o) {
+		fclose(o);
+		unlink(lock);
+	}
+	if (in)
+		fclose(in);
+	free(lock);
+	return rc;
+}
+
+int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary)
+{
+	git_repository *repo;
+	struct db *db;
+	struct buf wt = BUF_INIT, idx = BUF_INIT;
+	char now[21], stamp[21], *copy;
+	size_t i, k = 0;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0)
+		return rc;
+	buf_puts(&wt, git_repository_workdir(repo));
+	rc = journal_begin(&op->id, db, op->kind, wt.ptr, summary,
+			   "git campaign stack continue",
+			   "git campaign stack abort", &ctx->err);
+	if (rc < 0)
+		goto out;
+	journal_now(now);
+	for (i = 0; now[i]; i++)
+		if (now[i] != '-' && now[i] != ':')
+			stamp[k++] = now[i];
+	stamp[k] = 0;
+	op->name = xasprintf("%s-%lld", stamp, op->id);
+	op->wt = stack_worktree_id(repo);
+	if (op->head) {
+		buf_addf(&idx, "%sindex", git_repository_path(repo));
+		op->index_copy = xasprintf("campaign-%s.index", op->name);
+		copy = xasprintf("%s%s", git_repository_path(repo),
+				 op->index_copy);
+		rc = copy_file(idx.ptr, copy, &ctx->err);
+		free(copy);
+		if (rc == GCAMP_ENOTFOUND) {
+			free(op->index_copy);
+			op->index_copy = NULL;
+			rc = 0;
+		}
+		if (rc < 0)
+			goto out;
+	}
+	rc = stack_op_step(op, ctx, "plan", plan_json(op));
+out:
+	buf_release(&wt);
+	buf_release(&idx);
+	return rc;
+}
+
+static int backup_one(git_repository *repo, const struct stack_op *op,
+		      const char *branch, const git_oid *old, struct error *err)
+{
+	git_reference *ref = NULL;
+	char *name = xasprintf("refs/campaign/backup/%s/%s", op->name, branch);
+	char *msg =
+		xasprintf("campaign: backup before %s #%lld", op->kind, op->id);
+	int rc = git_reference_create(&ref, repo, name, old, 1, msg);
+
+	if (rc < 0)
+		rc = error_git(err, rc, "cannot save '%s'", name);
+	git_reference_free(ref);
+	free(name);
+	free(msg);
+	return rc;
+}
+
+int stack_op_backup(struct stack_op *op, struct ctx *ctx)
+{
+	const cJSON *refs, *e;
+	git_repository *repo;
+	size_t i;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	for (i = 0; i < op->n; i++)
+		if ((rc = backup_one(repo, op, op->b[i].name, &op->b[i].old,
+				     &ctx->err)) < 0)
+			return rc;
+	refs = op->fixed ? cJSON_GetObjectItemCaseSensitive(op->fixed, "refs")
+			 : NULL;
+	cJSON_ArrayForEach(e, refs)
+	{
+		git_oid old;
+		char *branch = json_str(e, "branch");
+
+		if (branch &&
+		    oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
+						e, "old")) == 0)
+			rc = backup_one(repo, op, branch, &old, &ctx->err);
+		free(branch);
+		if (rc < 0)
+			return rc;
+	}
+	op->backed_up = 1;
+	return stack_op_step(op, ctx, "backup", NULL);
+}
+
+/* The id a ref has now, or 0 in *exists when it has none. */
+static int ref_now(git_oid *out, int *exists, git_repository *repo,
+		   const char *name)
+{
+	int rc = git_reference_name_to_id(out, repo, name);
+
+	*exists = rc == 0;
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	return rc;
+}
+
+static int apply_records(struct stack_op *op, struct ctx *ctx, int inverse)
+{
+	const cJSON *e;
+	int rc = 0;
+
+	cJSON_ArrayForEach(e,
+			   cJSON_GetObjectItemCaseSensitive(op->apply, "cfg"))
+	{
+		char *b = json_str(e, "branch");
+		char *p = json_str(e, inverse ? "parent_old" : "parent_new");
+		char *t = json_str(e, inverse ? "tip_old" : "tip_new");
+
+		rc = b ? stack_record(ctx, b, p, t) : GCAMP_EFATAL;
+		free(b);
+		free(p);
+		free(t);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse)
+{
+	git_repository *repo;
+	git_transaction *tx = NULL;
+	git_signature *sig = NULL;
+	const cJSON *e, *refs;
+	char *msg = NULL;
+	int rc, pass;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	refs = cJSON_GetObjectItemCaseSensitive(op->apply, "refs");
+	msg = xasprintf("campaign: %s%s #%lld", inverse ? "abort " : "",
+			op->kind, op->id);
+	if (git_signature_default(&sig, repo) < 0 &&
+	    git_signature_now(&sig, "git-campaign", "git-campaign@localhost") <
+		    0) {
+		rc = error_git(&ctx->err, -1, "cannot make a signature");
+		goto out;
+	}
+	git_error_clear();
+	if ((rc = git_transaction_new(&tx, repo)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot start a ref transaction");
+		goto out;
+	}
+	/* pass 0 locks and checks every ref, pass 1 sets them: a ref that
+	 * moved under us stops everything before anything changed */
+	for (pass = 0; pass < 2; pass++) {
+		cJSON_ArrayForEach(e, refs)
+		{
+			const char *name =
+				cJSON_GetObjectItemCaseSensitive(e, "ref")
+					->valuestring;
+			const cJSON *jf = cJSON_GetObjectItemCaseSensitive(
+				e, inverse ? "new" : "old");
+			const cJSON *jt = cJSON_GetObjectItemCaseSensitive(
+				e, inverse ? "old" : "new");
+			git_oid from, to, now;
+			int has_from = oid_from_json(&from, jf) == 0;
+			int has_to = oid_from_json(&to, jt) == 0, exists;
+
+			if (pass == 0) {
+				rc = git_transaction_lock_ref(tx, name);
+				if (rc < 0) {
+					rc = error_git(&ctx->err, rc,
+						       "cannot lock '%s'",
+						       name);
+					goto out;
+				}
+			}
+			if ((rc = ref_now(&now, &exists, repo, name)) < 0) {
+				rc = error_git(&ctx->err, rc,
+					       "cannot read '%s'", name);
+				goto out;
+			}
+			/* already where it should be (a second run) */
+			if (exists == has_to &&
+			    (!exists || git_oid_equal(&now, &to)))
+				continue;
+			if (exists != has_from ||
+			    (exists && !git_oid_equal(&now, &from))) {
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
+					       "'%s' moved during the "
+					       "operation; nothing was changed",
+					       name);
+				error_hint(
+					&ctx->err,
+					"its tip before the operation is "
+					"kept under refs/campaign/backup/%s/",
+					op->name);
+				goto out;
+			}
+			if (pass == 0)
+				continue;
+			if (has_to)
+				rc = git_transaction_set_target(tx, name, &to,
+								sig, msg);
+			else
+				rc = git_transaction_remove(tx, name);
+			if (rc < 0) {
+				rc = error_git(&ctx->err, rc,
+					       "cannot update '%s'", name);
+				goto out;
+			}
+		}
+	}
+	if ((rc = git_transaction_commit(tx)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot update the branches");
+		goto out;
+	}
+	rc = apply_records(op, ctx, inverse);
+out:
+	git_transaction_free(tx);
+	git_signature_free(sig);
+	free(msg);
+	return rc;
+}
+
+/* The paths where index and commit's tree differ, appended to out. */
+static int changed_paths(struct strvec *out, git_repository *repo,
+			 git_commit *commit, git_index *index)
+{
+	git_tree *tree = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int rc;
+
+	if ((rc = git_commit_tree(&tree, commit)) < 0 ||
+	    (rc = git_diff_tree_to_index(&diff, repo, tree, index, NULL)) < 0)
+		goto out;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		strvec_push(out, d->old_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strvec_push(out, d->new_file.path);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	return rc;
+}
+
+int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
+{
+	struct strvec paths = STRVEC_INIT;
+	git_checkout_options co;
+	git_repository *repo;
+	git_commit *commit = NULL;
+	git_index *index = NULL;
+	char *ref = NULL;
+	git_oid tip;
+	int rc;
+
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if (!op->head || op->checked)
+		goto done;
+	ref = xasprintf("refs/heads/%s", op->head);
+	if (git_reference_name_to_id(&tip, repo, ref) < 0) {
+		git_error_clear();
+		goto done;
+	}
+	if (!op->touched && git_oid_equal(&tip, &op->head_old))
+		goto done;
+	if ((rc = git_commit_lookup(&commit, repo, &tip)) < 0 ||
+	    (rc = git_repository_index(&index, repo)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot read '%s'", op->head);
+		goto out;
+	}
+	/* only the paths that differ between the index and the new tip are
+	 * looked at and written: the other files keep their mtimes, and the
+	 * work tree is not scanned */
+	co.checkout_strategy =
+		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	co.baseline_index = index;
+	if ((rc = changed_paths(&paths, repo, commit, index)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot compare with '%s'",
+			       op->head);
+		goto out;
+	}
+	co.paths.strings = paths.v;
+	co.paths.count = paths.nr;
+	rc = paths.nr ? git_checkout_tree(repo, (git_object *)commit, &co) : 0;
+	if (rc < 0) {
+		rc = error_git(&ctx->err, rc,
+			       "the branches are updated but the work tree "
+			       "of '%s' is not",
+			       op->head);
+		error_hint(&ctx->err, "move the files in the way aside, then "
+				      "run 'git campaign stack continue'");
+		goto out;
+	}
+	if ((rc = git_repository_set_head(repo, ref)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot check out '%s'",
+			       op->head);
+		goto out;
+	}
+done:
+	op->checked = 1;
+	rc = stack_op_step(op, ctx, "checkout", NULL);
+out:
+	strvec_clear(&paths);
+	git_commit_free(commit);
+	git_index_free(index);
+	free(ref);
+	return rc;
+}
+
+int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx)
+{
+	git_checkout_options co;
+	git_repository *repo;
+	git_commit *commit = NULL;
+	git_index *index = NULL;
+	char *ref = NULL, *idx = NULL;
+	int rc;
+
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if (!op->head)
+		return 0;
+	ref = xasprintf("refs/heads/%s", op->head);
+	if ((rc = git_commit_lookup(&commit, repo, &op->head_old)) < 0 ||
+	    (rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_index_read(index, 1)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot read '%s'", op->head);
+		goto out;
+	}
+	co.checkout_strategy = GIT_CHECKOUT_FORCE;
+	co.baseline_index = index;
+	if ((rc = git_checkout_tree(repo, (git_object *)commit, &co)) < 0 ||
+	    (rc = git_repository_set_head(repo, ref)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot restore the work tree");
+		goto out;
+	}
+	if (op->index_copy) {
+		char *copy = xasprintf("%s%s", git_repository_path(repo),
+				       op->index_copy);
+
+		idx = xasprintf("%sindex", git_repository_path(repo));
+		rc = copy_file(copy, idx, &ctx->err);
+		free(copy);
+		if (rc == GCAMP_ENOTFOUND)
+			rc = 0;
+		if (rc < 0)
+			goto out;
+		git_index_read(index, 1);
+	}
+out:
+	git_commit_free(commit);
+	git_index_free(index);
+	free(ref);
+	free(idx);
+	return rc;
+}
+
+int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok)
+{
+	git_repository *repo;
+	struct db *db;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = journal_finish(db, op->id, ok, &ctx->err)) < 0)
+		return rc;
+	if (op->index_copy) {
+		char *copy = xasprintf("%s%s", git_repository_path(repo),
+				       op->index_copy);
+
+		unlink(copy);
+		free(copy);
+	}
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* A journaled stack operation (restack, move, delete, undo) as the journal
+ * records it, and the steps every such operation shares: backups, the
+ * all-at-once ref update, the work tree at the end, abort. Internal to
+ * core/restack.c and core/stackop.c. */
+#ifndef GCAMP_STACKOP_H
+#define GCAMP_STACKOP_H
+
+#include <cjson/cJSON.h>
+#include <git2.h>
+
+#include "core/ctx.h"
+#include "core/restack.h"
+
+struct op_branch {
+	char *name;
+	git_oid old;	  /* its tip before the operation */
+	git_oid upstream; /* replay upstream..old */
+	git_oid onto; /* the parent's tip, when the parent is not replayed */
+	int pidx;     /* the parent's index in the operation, or -1 */
+	char *parent_old; /* stack records before and after */
+	char *tip_old;
+	char *parent_new;
+	int done, skipped;
+	git_oid new;
+	cJSON *notes; /* [[old, new], ...] commits whose note to copy */
+};
+
+struct stack_op {
+	long long id;
+	char *kind;	  /* "restack", "stack-delete", "undo" */
+	char *name;	  /* "20261129T120000Z-7": the backup folder */
+	char *head;	  /* the branch checked out at the start */
+	git_oid head_old; /* its tip then */
+	int may_checkout; /* a conflict may be checked out */
+	char *index_copy; /* the index saved at the start (a file name in the
+			     work tree's git dir), or NULL */
+	char *wt;	  /* the work tree it runs in (stack_worktree_id) */
+	struct op_branch *b;
+	size_t n;
+	cJSON *fixed; /* the ref and record updates, for undo and delete */
+
+	/* progress, as the journal tells it */
+	int backed_up;
+	int conflict; /* stopped (or stopping) at a conflict */
+	int stopped;  /* the conflict was shown */
+	int touched;  /* HEAD, the index or the work tree were changed */
+	size_t ci;    /* the conflicted branch */
+	git_oid c_commit, c_onto;
+	cJSON *c_rest, *c_notes; /* commits after c_commit; notes so far */
+	int c_checkout;
+	int partial; /* a resolved conflict whose branch is not finished */
+	size_t pi;
+	git_oid p_new;
+	cJSON *p_rest, *p_notes;
+	cJSON *apply; /* the updates being applied */
+	int applied, checked;
+};
+
+void stack_op_free(struct stack_op *op);
+
+/* The unfinished stack operation in *out (NULL when none; caller frees).
+ * One that another live process runs is refused. */
+int stack_op_unfinished(struct stack_op **out, struct ctx *ctx);
+/* Loads operation id from the journal into *out (caller frees). */
+int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id);
+/* Refuses when a stack operation is unfinished. */
+int stack_op_none_pending(struct ctx *ctx);
+/* Starts op in the journal (kind, summary) and writes its "plan" step. */
+int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary);
+/* Writes step name with data (taken, may be NULL) for op (see
+ * GIT_CAMPAIGN_TEST_KILL_AT in journal.c). */
+int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
+		  cJSON *data);
+/* Saves the old tips under refs/campaign/backup/<op>/ and records it. */
+int stack_op_backup(struct stack_op *op, struct ctx *ctx);
+/* Applies (inverse: reverts) op->apply: refs in one transaction, each
+ * checked against its expected value first, then the stack records. */
+int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse);
+/* Brings the work tree of the checked-out branch to its new tip and HEAD
+ * back onto it; records the "checkout" step. */
+int stack_op_checkout(struct stack_op *op, struct ctx *ctx);
+/* Ends op: the journal entry is closed (ok or aborted), temporary files
+ * are removed. */
+int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok);
+/* Restores HEAD, the index (byte for byte) and the work tree to the start
+ * of op. */
+int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx);
+/* Runs op, whose updates are all in op->fixed (undo, delete): journal,
+ * backups, the updates, the work tree. */
+int stack_op_run_fixed(struct stack_op *op, struct ctx *ctx,
+		       struct restack_result *out, const char *summary);
+/* The ref whose notes restack copies to rewritten commits. */
+#define NOTES_REF "refs/notes/campaign"
+
+/* Replays every branch of op not yet done, parents first (or stops at a
+ * conflict: 0 with out->conflict set), then finishes op. */
+int restack_run_queue(struct stack_op *op, struct ctx *ctx,
+		      struct restack_result *out, int no_checkout);
+/* From the "apply" step on: the refs, the records, the work tree, the
+ * journal closed. */
+int restack_finish_op(struct stack_op *op, struct ctx *ctx,
+		      struct restack_result *out);
+/* "1234567 subject" of a commit (caller frees). */
+char *restack_describe(git_repository *repo, const git_oid *id);
+/* The paths in conflict in idx, appended to out. */
+void restack_conflict_paths(struct strvec *out, git_index *idx);
+/* [a, b] as JSON. */
+cJSON *oid_pair_json(const git_oid *a, const git_oid *b);
+/* "" for the main work tree, else the linked work tree's name (its
+ * folder under $GIT_COMMON_DIR/worktrees); the caller frees it. */
+char *stack_worktree_id(git_repository *repo);
+/* The JSON of a commit id; an id from JSON (GCAMP_EFATAL when bad). */
+cJSON *oid_json(const git_oid *id);
+int oid_from_json(git_oid *out, const cJSON *j);
+
+#endif

@@ -1,0 +1,451 @@
+/* The stack operations that need no replay: delete, undo, and gc of old
+ * backups and journal entries. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/journal.h"
+#include "core/restack.h"
+#include "core/stack.h"
+#include "core/stackop.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+static cJSON *str_json(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *record_json(const char *branch, const char *parent_old,
+			  const char *tip_old, const char *parent_new,
+			  const char *tip_new)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "branch", branch);
+	cJSON_AddItemToObject(e, "parent_old", str_json(parent_old));
+	cJSON_AddItemToObject(e, "tip_old", str_json(tip_old));
+	cJSON_AddItemToObject(e, "parent_new", str_json(parent_new));
+	cJSON_AddItemToObject(e, "tip_new", str_json(tip_new));
+	return e;
+}
+
+/* The checks every operation makes first; op->head and op->head_old. */
+static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
+{
+	git_repository *repo;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0 ||
+	    (rc = stack_op_none_pending(ctx)) < 0 ||
+	    (rc = stack_check_head(&op->head, repo, what, &ctx->err)) < 0)
+		return rc;
+	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0)
+		return error_set(&ctx->err, GCAMP_EFATAL,
+				 "'%s' has no commits yet", op->head);
+	return 0;
+}
+
+/* Refuses to move a branch checked out elsewhere, or the checked-out one
+ * over local changes. */
+static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
+			    const char *branch)
+{
+	git_repository *repo;
+	char *wt = NULL, *paths = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stack_other_worktree(&wt, repo, branch, &ctx->err)) < 0)
+		return rc;
+	if (wt) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "'%s' is checked out in another work tree (%s); "
+			       "it is not rewritten from here",
+			       branch, wt);
+		free(wt);
+		return rc;
+	}
+	if (strcmp(branch, op->head))
+		return 0;
+	if ((rc = stack_tree_dirty(repo, &paths, &ctx->err)) > 0) {
+		error_set(&ctx->err, GCAMP_EFATAL,
+			  "the work tree of '%s' has changes (%s)", branch,
+			  paths);
+		error_hint(&ctx->err, "commit or stash them first");
+		rc = GCAMP_EFATAL;
+	}
+	free(paths);
+	return rc;
+}
+
+int stack_delete(struct restack_result *out, struct ctx *ctx,
+		 const char *branch, int delete_branch)
+{
+	struct stack_op *op = xcalloc(1, sizeof(*op));
+	struct stack_graph g = {0};
+	cJSON *refs, *cfg;
+	char *summary = NULL;
+	size_t i, k;
+	int rc, loaded = 0;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = prepare(op, ctx, "stack delete")) < 0 ||
+	    (rc = stack_graph_load(&g, ctx)) < 0)
+		goto out;
+	loaded = 1;
+	if ((i = stack_find(&g, branch)) == STACK_NONE) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL, "'%s' is not stacked",
+			       branch);
+		goto out;
+	}
+	op->kind = xstrdup("stack-delete");
+	op->fixed = cJSON_CreateObject();
+	refs = cJSON_AddArrayToObject(op->fixed, "refs");
+	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
+	if (delete_branch && g.b[i].exists) {
+		cJSON *e = cJSON_CreateObject();
+		char *ref = xasprintf("refs/heads/%s", branch);
+
+		if (!strcmp(branch, op->head)) {
+			free(ref);
+			cJSON_Delete(e);
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "cannot delete the checked-out branch "
+				       "'%s'",
+				       branch);
+			error_hint(&ctx->err, "check out another branch first");
+			goto out;
+		}
+		cJSON_AddStringToObject(e, "ref", ref);
+		cJSON_AddStringToObject(e, "branch", branch);
+		cJSON_AddItemToObject(e, "old", oid_json(&g.b[i].tip));
+		cJSON_AddNullToObject(e, "new");
+		cJSON_AddItemToArray(refs, e);
+		free(ref);
+		if ((rc = check_ref_branch(ctx, op, branch)) < 0)
+			goto out;
+	}
+	cJSON_AddItemToArray(cfg, record_json(branch, g.b[i].parent,
+					      g.b[i].parent_tip, NULL, NULL));
+	/* the children keep every commit: the deleted branch's own commits
+	 * become theirs */
+	for (k = 0; k < g.n; k++)
+		if (g.b[k].parent_idx == i)
+			cJSON_AddItemToArray(
+				cfg,
+				record_json(g.b[k].name, g.b[k].parent,
+					    g.b[k].parent_tip, g.b[i].parent,
+					    g.b[i].parent_tip));
+	summary = xasprintf("delete %s", branch);
+	rc = stack_op_run_fixed(op, ctx, out, summary);
+out:
+	if (loaded)
+		stack_graph_release(&g);
+	free(summary);
+	stack_op_free(op);
+	return rc;
+}
+
+/* The last finished stack operation: id and kind (caller frees). */
+static int last_done(long long *id, char **kind, struct ctx *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	*id = 0;
+	*kind = NULL;
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "SELECT id, kind FROM operation WHERE state ="
+			     " 'done' AND kind IN ('restack', 'stack-delete',"
+			     " 'undo') ORDER BY id DESC LIMIT 1",
+			     &ctx->err)) < 0)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*kind = xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int stack_undo(struct restack_result *out, struct ctx *ctx)
+{
+	struct stack_op *op = xcalloc(1, sizeof(*op)), *last = NULL;
+	git_repository *repo;
+	cJSON *refs, *cfg;
+	const cJSON *e;
+	char *kind = NULL, *summary = NULL;
+	long long id;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = prepare(op, ctx, "undo")) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = last_done(&id, &kind, ctx)) < 0)
+		goto out;
+	if (!id || !strcmp(kind, "undo")) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED, "nothing to undo%s",
+			       id ? ": the last stack "
+				    "operation was an undo"
+				  : "");
+		goto out;
+	}
+	if ((rc = stack_op_load(&last, ctx, id)) < 0)
+		goto out;
+	if (!last->apply) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld changed nothing to undo", kind, id);
+		goto out;
+	}
+	op->kind = xstrdup("undo");
+	op->fixed = cJSON_CreateObject();
+	refs = cJSON_AddArrayToObject(op->fixed, "refs");
+	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(last->apply, "refs"))
+	{
+		const cJSON *br = cJSON_GetObjectItemCaseSensitive(e, "branch");
+		cJSON *u;
+		git_oid old;
+		git_commit *c = NULL;
+
+		/* notes copied to the new commits are kept */
+		if (!cJSON_IsString(br))
+			continue;
+		if (oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
+						e, "old")) == 0) {
+			if (git_commit_lookup(&c, repo, &old) < 0) {
+				git_error_clear();
+				rc = error_set(&ctx->err, GCAMP_EFATAL,
+					       "the old tip of '%s' is gone "
+					       "(pruned by gc?)",
+					       br->valuestring);
+				goto out;
+			}
+			git_commit_free(c);
+		}
+		if ((rc = check_ref_branch(ctx, op, br->valuestring)) < 0)
+			goto out;
+		u = cJSON_CreateObject();
+		cJSON_AddItemToObject(
+			u, "ref",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "ref"), 1));
+		cJSON_AddStringToObject(u, "branch", br->valuestring);
+		cJSON_AddItemToObject(
+			u, "old",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "new"), 1));
+		cJSON_AddItemToObject(
+			u, "new",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "old"), 1));
+		cJSON_AddItemToArray(refs, u);
+		strvec_push_owned(&out->notes,
+				  xasprintf("restored %s", br->valuestring));
+	}
+	cJSON_ArrayForEach(e,
+			   cJSON_GetObjectItemCaseSensitive(last->apply, "cfg"))
+	{
+		const cJSON *br = cJSON_GetObjectItemCaseSensitive(e, "branch");
+		cJSON *r;
+
+		if (!cJSON_IsString(br))
+			continue;
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "branch", br->valuestring);
+		cJSON_AddItemToObject(
+			r, "parent_old",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "parent_new"),
+					1));
+		cJSON_AddItemToObject(
+			r, "tip_old",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "tip_new"), 1));
+		cJSON_AddItemToObject(
+			r, "parent_new",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "parent_old"),
+					1));
+		cJSON_AddItemToObject(
+			r, "tip_new",
+			cJSON_Duplicate(cJSON_GetObjectItem(e, "tip_old"), 1));
+		cJSON_AddItemToArray(cfg, r);
+	}
+	summary = xasprintf("undo %s #%lld", kind, id);
+	strvec_push_owned(&out->notes, xasprintf("undid %s #%lld", kind, id));
+	rc = stack_op_run_fixed(op, ctx, out, summary);
+out:
+	free(kind);
+	free(summary);
+	stack_op_free(last);
+	stack_op_free(op);
+	return rc;
+}
+
+/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* The time of an operation folder "YYYYMMDDTHHMMSSZ-ID", or -1. */
+static long long stamp_time(const char *s, long long *id)
+{
+	int y, mo, d, h, mi, se;
+	long long n;
+
+	if (sscanf(s, "%4d%2d%2dT%2d%2d%2dZ-%lld", &y, &mo, &d, &h, &mi, &se,
+		   &n) != 7)
+		return -1;
+	*id = n;
+	return (long long)days_from_civil(y, mo, d) * 86400 + h * 3600 +
+	       mi * 60 + se;
+}
+
+static int is_running(const struct journal_op *ops, size_t n, long long id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ops[i].id == id)
+			return 1;
+	return 0;
+}
+
+static int prune_journal(struct restack_result *out, struct ctx *ctx,
+			 const char *cutoff, int dry_run)
+{
+	static const char *const sql[] = {
+		"DELETE FROM journal WHERE op_id IN (SELECT id FROM operation"
+		" WHERE state <> 'running' AND updated_at < ?)",
+		"DELETE FROM operation WHERE state <> 'running'"
+		" AND updated_at < ?",
+	};
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc, n = 0;
+	size_t i;
+
+	rc = ctx_db(&db, ctx, 0);
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	if (rc < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "SELECT count(*) FROM operation WHERE state <>"
+			     " 'running' AND updated_at < ?",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (n)
+		strvec_push_owned(&out->done,
+				  xasprintf("%s %d finished operation%s",
+					    dry_run ? "would prune" : "pruned",
+					    n, n == 1 ? "" : "s"));
+	if (dry_run || !n)
+		return 0;
+	if ((rc = db_begin(db, &ctx->err)) < 0)
+		return rc;
+	for (i = 0; i < 2; i++) {
+		if ((rc = db_prepare(&st, db, sql[i], &ctx->err)) < 0)
+			break;
+		sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			rc = error_sqlite(&ctx->err, db, rc,
+					  "cannot prune the journal");
+			break;
+		}
+		rc = 0;
+	}
+	if (rc < 0) {
+		db_rollback(db);
+		return rc;
+	}
+	return db_commit(db, &ctx->err);
+}
+
+int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
+	     int dry_run)
+{
+	static const char prefix[] = "refs/campaign/backup/";
+	git_repository *repo;
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	struct journal_op *ops = NULL;
+	struct db *db;
+	size_t nops = 0;
+	long long cutoff = (long long)time(NULL) - (long long)days * 86400;
+	char iso[32], last[256] = "";
+	time_t ct = (time_t)cutoff;
+	struct tm tm;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	rc = ctx_db(&db, ctx, 0);
+	if (rc == GCAMP_ENOTFOUND)
+		error_clear(&ctx->err);
+	else if (rc < 0 ||
+		 (rc = journal_unfinished(&ops, &nops, db, &ctx->err)) < 0)
+		return rc;
+	if ((rc = git_reference_iterator_glob_new(
+		     &it, repo, "refs/campaign/backup/*")) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot list the backups");
+		goto out;
+	}
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		const char *name = git_reference_name(ref) + sizeof(prefix) - 1;
+		long long id = 0, t = stamp_time(name, &id);
+		size_t dir = strcspn(name, "/");
+
+		if (t >= 0 && t < cutoff && !is_running(ops, nops, id)) {
+			if (strlen(last) != dir || strncmp(last, name, dir)) {
+				snprintf(last, sizeof(last), "%.*s", (int)dir,
+					 name);
+				strvec_push_owned(
+					&out->done,
+					xasprintf("%s %s%s/",
+						  dry_run ? "would prune"
+							  : "pruned",
+						  prefix, last));
+			}
+			if (!dry_run && git_reference_delete(ref) < 0) {
+				rc = error_git(&ctx->err, -1,
+					       "cannot delete '%s'",
+					       git_reference_name(ref));
+				git_reference_free(ref);
+				goto out;
+			}
+		}
+		git_reference_free(ref);
+	}
+	if (rc != GIT_ITEROVER) {
+		rc = error_git(&ctx->err, rc, "cannot list the backups");
+		goto out;
+	}
+	gmtime_r(&ct, &tm);
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rc = prune_journal(out, ctx, iso, dry_run);
+	if (rc == 0 && !out->done.nr)
+		out->nothing = 1;
+out:
+	git_reference_iterator_free(it);
+	journal_ops_free(ops, nops);
+	return rc;
+}
