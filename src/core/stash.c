@@ -152,6 +152,35 @@ out:
 	return rc;
 }
 
+/* Creates refs/campaign/stash/NAME at id, never over an existing one,
+ * with a reflog entry, and logs it in the stash log */
+static int name_stash(struct ctx *ctx, git_repository *repo, const char *name,
+		      const git_oid *id, const char *what)
+{
+	struct buf refname = BUF_INIT;
+	git_reference *ref = NULL;
+	int rc;
+
+	if ((rc = stash_refname(&refname, ctx, name)) < 0)
+		goto out;
+	if ((rc = ensure_reflog(repo, refname.ptr)) < 0 ||
+	    (rc = git_reference_create(&ref, repo, refname.ptr, id, 0, what)) <
+		    0) {
+		rc = rc == GIT_EEXISTS
+			     ? error_set(&ctx->err, GCAMP_EEXISTS,
+					 "a stash named '%s' exists already",
+					 name)
+			     : error_git(&ctx->err, rc, "cannot write '%s'",
+					 refname.ptr);
+		goto out;
+	}
+	rc = log_stash(ctx, repo, id, what);
+out:
+	git_reference_free(ref);
+	buf_release(&refname);
+	return rc;
+}
+
 static int head_commit(git_commit **out, char **out_branch, struct ctx *ctx,
 		       git_repository *repo)
 {
@@ -423,23 +452,10 @@ int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	/* the changes are saved once the ref exists; only then reset */
 	buf_reset(&text);
 	buf_addf(&text, "campaign stash save %s", name);
-	git_reference_free(ref);
-	ref = NULL;
-	if ((rc = ensure_reflog(repo, refname.ptr)) < 0 ||
-	    (rc = git_reference_create(&ref, repo, refname.ptr, &w_id, 0,
-				       text.ptr)) < 0) {
-		rc = rc == GIT_EEXISTS
-			     ? error_set(&ctx->err, GCAMP_EEXISTS,
-					 "a stash named '%s' exists already",
-					 name)
-			     : error_git(&ctx->err, rc, "cannot write '%s'",
-					 refname.ptr);
+	if ((rc = name_stash(ctx, repo, name, &w_id, text.ptr)) < 0)
 		goto out;
-	}
 	if (out)
 		git_oid_cpy(out, &w_id);
-	if ((rc = log_stash(ctx, repo, &w_id, text.ptr)) < 0)
-		goto out;
 
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	co.checkout_strategy = GIT_CHECKOUT_FORCE;
@@ -807,7 +823,6 @@ int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
 {
 	git_repository *repo;
 	git_object *o = NULL;
-	git_reference *ref = NULL;
 	struct buf refname = BUF_INIT, what = BUF_INIT;
 	int rc;
 
@@ -824,23 +839,11 @@ int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
 		goto out;
 	}
 	buf_addf(&what, "campaign stash recover %s", name);
-	if ((rc = ensure_reflog(repo, refname.ptr)) < 0 ||
-	    (rc = git_reference_create(&ref, repo, refname.ptr,
-				       git_object_id(o), 0, what.ptr)) < 0) {
-		rc = rc == GIT_EEXISTS
-			     ? error_set(&ctx->err, GCAMP_EEXISTS,
-					 "a stash named '%s' exists already",
-					 name)
-			     : error_git(&ctx->err, rc, "cannot write '%s'",
-					 refname.ptr);
-		goto out;
-	}
-	if ((rc = log_stash(ctx, repo, git_object_id(o), what.ptr)) < 0)
+	if ((rc = name_stash(ctx, repo, name, git_object_id(o), what.ptr)) < 0)
 		goto out;
 	if (out)
 		git_oid_cpy(out, git_object_id(o));
 out:
-	git_reference_free(ref);
 	git_object_free(o);
 	buf_release(&refname);
 	buf_release(&what);

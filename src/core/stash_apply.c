@@ -173,34 +173,64 @@ static void list_conflicts(struct strvec *out, git_index *merged)
 	git_index_conflict_iterator_free(it);
 }
 
+/* A named stash's trees: the commit it was made on, the stash, and its
+ * untracked files (NULL when it has none) */
+struct stash_trees {
+	struct stash_info info;
+	git_tree *base, *w, *u;
+};
+
+static void stash_trees_release(struct stash_trees *t)
+{
+	git_tree_free(t->base);
+	git_tree_free(t->w);
+	git_tree_free(t->u);
+	stash_info_release(&t->info);
+}
+
+static int stash_trees_load(struct stash_trees *t, struct ctx *ctx,
+			    git_repository *repo, const char *name)
+{
+	git_commit *stash = NULL, *base = NULL, *u = NULL;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((rc = stash_lookup(&t->info, ctx, name)) < 0)
+		return rc;
+	if ((rc = git_commit_lookup(&stash, repo, &t->info.id)) < 0 ||
+	    (rc = git_commit_parent(&base, stash, 0)) < 0 ||
+	    (rc = git_commit_tree(&t->base, base)) < 0 ||
+	    (rc = git_commit_tree(&t->w, stash)) < 0 ||
+	    (t->info.has_untracked &&
+	     ((rc = git_commit_parent(&u, stash, 2)) < 0 ||
+	      (rc = git_commit_tree(&t->u, u)) < 0)))
+		rc = error_git(&ctx->err, rc, "cannot read stash '%s'", name);
+	git_commit_free(u);
+	git_commit_free(base);
+	git_commit_free(stash);
+	if (rc < 0)
+		stash_trees_release(t);
+	return rc;
+}
+
 int stash_apply(struct ctx *ctx, const char *name, int pop,
 		struct strvec *conflicts)
 {
 	git_repository *repo;
-	git_commit *stash = NULL, *base = NULL, *u = NULL;
-	git_tree *base_tree = NULL, *w_tree = NULL, *ours = NULL;
-	git_tree *u_tree = NULL;
+	struct stash_trees t;
+	git_tree *ours = NULL;
 	git_index *index = NULL, *merged = NULL;
 	git_merge_options mo;
 	git_checkout_options co;
 	struct strvec risk = STRVEC_INIT;
-	struct stash_info info;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid ours_id;
 	int rc;
 
-	if ((rc = stash_lookup(&info, ctx, name)) < 0)
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = stash_trees_load(&t, ctx, repo, name)) < 0)
 		return rc;
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
-		goto out;
-	if ((rc = git_commit_lookup(&stash, repo, &info.id)) < 0 ||
-	    (rc = git_commit_parent(&base, stash, 0)) < 0 ||
-	    (rc = git_commit_tree(&base_tree, base)) < 0 ||
-	    (rc = git_commit_tree(&w_tree, stash)) < 0 ||
-	    (info.has_untracked &&
-	     ((rc = git_commit_parent(&u, stash, 2)) < 0 ||
-	      (rc = git_commit_tree(&u_tree, u)) < 0)) ||
-	    (rc = git_repository_index(&index, repo)) < 0)
+	if ((rc = git_repository_index(&index, repo)) < 0)
 		goto git_fail;
 	if (git_index_has_conflicts(index)) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED,
@@ -213,16 +243,15 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	if ((rc = git_index_write_tree(&ours_id, index)) < 0 ||
 	    (rc = git_tree_lookup(&ours, repo, &ours_id)) < 0 ||
-	    (rc = git_merge_trees(&merged, repo, base_tree, ours, w_tree,
-				  &mo)) < 0 ||
+	    (rc = git_merge_trees(&merged, repo, t.base, ours, t.w, &mo)) < 0 ||
 	    (rc = find_at_risk(&risk, repo, ours, merged)) < 0)
 		goto git_fail;
 	if (risk.nr) {
 		rc = refuse_paths(ctx, &risk, name, "local changes to");
 		goto out;
 	}
-	if (u_tree) {
-		if ((rc = find_existing(&risk, repo, u_tree)) < 0)
+	if (t.u) {
+		if ((rc = find_existing(&risk, repo, t.u)) < 0)
 			goto git_fail;
 		if (risk.nr) {
 			rc = refuse_paths(ctx, &risk, name, "untracked files");
@@ -238,7 +267,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	co.our_label = "Updated upstream";
 	co.their_label = "Stashed changes";
 	if ((rc = git_checkout_index(repo, merged, &co)) < 0 ||
-	    (u_tree && (rc = restore_untracked(repo, u_tree)) < 0))
+	    (t.u && (rc = restore_untracked(repo, t.u)) < 0))
 		goto git_fail;
 	if (git_index_has_conflicts(merged)) {
 		/* as git does: the index records the conflicts */
@@ -260,7 +289,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	if ((rc = stage_added(repo, index, ours, merged)) < 0)
 		goto git_fail;
 	if (pop) {
-		git_oid_tostr(hex, sizeof(hex), &info.id);
+		git_oid_tostr(hex, sizeof(hex), &t.info.id);
 		rc = stash_drop(NULL, ctx, name, hex);
 	}
 	goto out;
@@ -270,14 +299,8 @@ out:
 	strvec_clear(&risk);
 	git_index_free(merged);
 	git_index_free(index);
-	git_tree_free(u_tree);
 	git_tree_free(ours);
-	git_tree_free(w_tree);
-	git_tree_free(base_tree);
-	git_commit_free(u);
-	git_commit_free(base);
-	git_commit_free(stash);
-	stash_info_release(&info);
+	stash_trees_release(&t);
 	return rc;
 }
 
@@ -299,26 +322,18 @@ static int print_line(const git_diff_delta *d, const git_diff_hunk *h,
 int stash_diff(struct buf *out, struct ctx *ctx, const char *name, int patch)
 {
 	git_repository *repo;
-	git_commit *stash = NULL, *base = NULL, *u = NULL;
-	git_tree *base_tree = NULL, *w_tree = NULL, *u_tree = NULL;
+	struct stash_trees t;
 	git_diff *diff = NULL;
 	git_diff_stats *stats = NULL;
 	git_buf text = GIT_BUF_INIT;
 	git_index *idx = NULL;
-	struct stash_info info;
 	size_t i;
 	int rc;
 
-	if ((rc = stash_lookup(&info, ctx, name)) < 0)
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
+	    (rc = stash_trees_load(&t, ctx, repo, name)) < 0)
 		return rc;
-	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
-		goto out;
-	if ((rc = git_commit_lookup(&stash, repo, &info.id)) < 0 ||
-	    (rc = git_commit_parent(&base, stash, 0)) < 0 ||
-	    (rc = git_commit_tree(&base_tree, base)) < 0 ||
-	    (rc = git_commit_tree(&w_tree, stash)) < 0 ||
-	    (rc = git_diff_tree_to_tree(&diff, repo, base_tree, w_tree, NULL)) <
-		    0)
+	if ((rc = git_diff_tree_to_tree(&diff, repo, t.base, t.w, NULL)) < 0)
 		goto git_fail;
 	if (patch) {
 		rc = git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line,
@@ -330,11 +345,9 @@ int stash_diff(struct buf *out, struct ctx *ctx, const char *name, int patch)
 	}
 	if (rc < 0)
 		goto git_fail;
-	if (info.has_untracked) {
-		if ((rc = git_commit_parent(&u, stash, 2)) < 0 ||
-		    (rc = git_commit_tree(&u_tree, u)) < 0 ||
-		    (rc = git_index_new(&idx)) < 0 ||
-		    (rc = git_index_read_tree(idx, u_tree)) < 0)
+	if (t.u) {
+		if ((rc = git_index_new(&idx)) < 0 ||
+		    (rc = git_index_read_tree(idx, t.u)) < 0)
 			goto git_fail;
 		for (i = 0; i < git_index_entrycount(idx); i++)
 			buf_addf(out, "untracked: %s\n",
@@ -348,12 +361,6 @@ out:
 	git_buf_dispose(&text);
 	git_diff_stats_free(stats);
 	git_diff_free(diff);
-	git_tree_free(u_tree);
-	git_tree_free(w_tree);
-	git_tree_free(base_tree);
-	git_commit_free(u);
-	git_commit_free(base);
-	git_commit_free(stash);
-	stash_info_release(&info);
+	stash_trees_release(&t);
 	return rc;
 }
