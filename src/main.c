@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"umbrella", cmd_umbrella,
+	 "update the umbrella issue on GitHub: its section, result comments"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))

@@ -11,6 +11,7 @@
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
+int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit
  * status. */

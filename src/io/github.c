@@ -385,8 +385,11 @@ int github_call(cJSON **out, struct github *gh, const char *method,
 	} else if (r.status < 200 || r.status > 299) {
 		rc = error_http(err, r.status, r.body.ptr, what);
 		goto out;
-	} else if ((rc = parse_body(out, &r, what, err)) == 0 && is_get &&
+	} else if ((rc = parse_body(out, &r, what, err)) == 0 &&
+		   (is_get || !strcmp(method, "PATCH")) &&
 		   http_header(&r, "etag")) {
+		/* a PATCH answers with the resource as a GET of its URL would:
+		 * the next GET can be a free 304 */
 		cache_put(gh, url, http_header(&r, "etag"), r.body.ptr, link);
 	}
 	if (rc == 0 && next && link)

@@ -392,11 +392,13 @@ class Handler(BaseHTTPRequestHandler):
             return self._drop()
         if fault and fault["kind"] == "slow":
             time.sleep(fault.get("seconds", 3))
-        if self.command == "GET" and status == 200:
+        # GitHub tags PATCH answers too: the same representation as a GET
+        if self.command in ("GET", "PATCH") and status == 200:
             tag = 'W/"%s"' % hashlib.sha1(
                 json.dumps(rbody, sort_keys=True).encode()).hexdigest()
             rhdrs = dict(rhdrs or {}, ETag=tag)
-            if self.headers.get("If-None-Match") == tag:
+            if self.command == "GET" and \
+                    self.headers.get("If-None-Match") == tag:
                 self._check_response(op, 200, rbody)
                 return self._send(304, None, rhdrs)
         return self._send(status, rbody, rhdrs, op)
@@ -488,7 +490,8 @@ class Handler(BaseHTTPRequestHandler):
             for i in items:
                 for e in validate(schema, i)[:3]:
                     self._violation("response 200: " + e)
-            return self._send(200, items, hdrs)
+            self._send(200, items, hdrs)
+            return True
         return None
 
     # -- helpers for the operations
