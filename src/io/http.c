@@ -249,6 +249,11 @@ int http_send(struct http_response *resp, struct http *h,
 	a->easy_setopt(h->curl, CURLOPT_WRITEDATA, &sink);
 	a->easy_setopt(h->curl, CURLOPT_HEADERFUNCTION, on_header);
 	a->easy_setopt(h->curl, CURLOPT_HEADERDATA, &sink);
+	/* curl silently sends a request again when a reused connection
+	 * dies without an answer; a POST may have been applied, so it goes
+	 * on a fresh connection, which curl never retries */
+	if (!strcmp(req->method, "POST"))
+		a->easy_setopt(h->curl, CURLOPT_FRESH_CONNECT, 1L);
 	if (req->follow) {
 		a->easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 1L);
 		a->easy_setopt(h->curl, CURLOPT_MAXREDIRS, 5L);

@@ -36,8 +36,29 @@ stop_fakehub() {
 	fi
 }
 
+# fh_http METHOD PATH [BODY]: one request to the fake (bash's /dev/tcp: a
+# python client would cost seconds on a loaded machine); prints the body
+fh_http() {
+	local body=${3:-}
+	exec 5<>"/dev/tcp/127.0.0.1/$FAKEHUB_PORT"
+	printf '%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
+		"$1" "$2" "${#body}" "$body" >&5
+	sed '1,/^\r$/d' <&5
+	exec 5<&-
+}
+
+# fh seed|fault|merge|edit JSON: a test control
+# fh log: "METHOD PATH STATUS" lines; fh body REPO N: issue N's body as
+# stored; fh comments REPO: the comments' bodies as a JSON list
 fh() {
-	python3 "$FAKEHUB_DIR/fhctl.py" "$FAKEHUB_PORT" "$@"
+	case $1 in
+	seed | fault | merge | edit | reset) fh_http POST "/__fake/$1" "${2:-}" ;;
+	log) fh_http GET /__fake/log.txt ;;
+	body) fh_http GET "/__fake/body?repo=$2&number=$3" ;;
+	comments) fh_http GET "/__fake/comments?repo=$2" ;;
+	headers) fh_http GET "/__fake/headers?n=$2" ;;
+	*) fail "fh: unknown control $1" ;;
+	esac
 }
 
 # fh_count METHOD [PATH-REGEX]: how many such requests the fake received

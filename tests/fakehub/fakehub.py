@@ -270,6 +270,14 @@ class Handler(BaseHTTPRequestHandler):
         if getattr(self, "_entry", None) is not None:
             self._entry["status"] = status
 
+    def _text(self, text):
+        data = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _violation(self, text):
         st = self.server.state
         rec = {"method": self.command, "path": self.path, "violation": text}
@@ -461,6 +469,23 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(200, {})
             if what == "log":
                 return self._send(200, st.log)
+            if what == "log.txt":
+                return self._text("".join(
+                    "%s %s %s\n" % (e["method"], e["path"],
+                                    e.get("status", "-")) for e in st.log))
+            if what == "headers":
+                return self._send(200, st.log[int(query["n"][0])]["headers"])
+            if what == "body":
+                r = st.repo(query["repo"][0])
+                i = r["issues"][int(query["number"][0])]
+                return self._text(i["body"] or "")
+            if what == "comments":
+                r = st.repo(query["repo"][0])
+                return self._text(json.dumps(
+                    [c["body"] for c in r["comments"].values()]))
+            if what == "violations.txt":
+                return self._text("".join(json.dumps(v) + "\n"
+                                          for v in st.violations))
             if what == "violations":
                 return self._send(200, st.violations)
             if what == "state":
