@@ -111,7 +111,9 @@ static int post(struct ctx *ctx, struct campaign *c, const char *name,
 	    umbrella_post(&r, ctx, c, gh, name, text.ptr) < 0)
 		goto fail;
 	printf("%s '%s' on umbrella #%ld\n",
-	       !r.changed ? "unchanged:" : r.appended ? "posted" : "updated",
+	       !r.changed   ? "unchanged:"
+	       : r.appended ? "posted"
+			    : "updated",
 	       name, r.number);
 	if (r.url)
 		printf("  %s\n", r.url);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/gitcfg.h"
 #include "util/xalloc.h"
 
 size_t utf8_length(const char *s)
@@ -290,8 +291,8 @@ out:
 }
 
 int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
-		  const struct campaign *c, struct github *gh,
-		  const char *name, const char *text)
+		  const struct campaign *c, struct github *gh, const char *name,
+		  const char *text)
 {
 	struct github_comment *v = NULL, done = {0};
 	char *marker = xasprintf("<!-- git-campaign:result %s -->", name);
@@ -313,8 +314,7 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 			       utf8_length(body.ptr), UMBRELLA_MAX_CHARS);
 		goto out;
 	}
-	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) <
-	    0)
+	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) < 0)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (strstr(v[i].body, marker))
@@ -339,5 +339,39 @@ out:
 	github_comment_release(&done);
 	buf_release(&body);
 	free(marker);
+	return rc;
+}
+
+int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
+		    struct campaign *c, struct github *gh)
+{
+	struct github_issue issue = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT;
+	struct gitcfg *cfg;
+	char *title = xasprintf("Campaign %s", c->name), num[32];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = umbrella_render(&section, ctx, c, 20)) < 0)
+		goto out;
+	umbrella_splice(&body, "", section.ptr);
+	if ((rc = github_issue_create(&issue, gh, title, body.ptr, &ctx->err)) <
+	    0)
+		goto out;
+	out->number = c->umbrella = issue.number;
+	out->changed = 1;
+	out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+	snprintf(num, sizeof(num), "%ld", issue.number);
+	if ((rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.umbrella", num, &ctx->err)) < 0)
+		error_hint(&ctx->err,
+			   "issue #%ld was opened; record it with 'git "
+			   "campaign config umbrella %ld'",
+			   issue.number, issue.number);
+out:
+	github_issue_release(&issue);
+	buf_release(&section);
+	buf_release(&body);
+	free(title);
 	return rc;
 }

@@ -54,8 +54,14 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 /* Adds, or updates in place, the comment marked for result name with
  * text; nothing is sent when it already says that. */
 int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
-		  const struct campaign *c, struct github *gh,
-		  const char *name, const char *text);
+		  const struct campaign *c, struct github *gh, const char *name,
+		  const char *text);
+
+/* Opens the umbrella issue ("Campaign NAME", its body the rendered section
+ * between the markers) and records its number in campaign.umbrella (and in
+ * c->umbrella). */
+int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
+		    struct campaign *c, struct github *gh);
 
 void umbrella_result_release(struct umbrella_result *r);
 

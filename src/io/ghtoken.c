@@ -44,8 +44,7 @@ static int on_path(const char *name)
  * that a helper waiting for someone can never hang us. Returns the exit
  * status, or -1.
  */
-static int run_capture(struct buf *out, const char *const *argv,
-		       const char *in)
+static int run_capture(struct buf *out, const char *const *argv, const char *in)
 {
 	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, status = -1, devnull;
 	pid_t pid;
@@ -144,8 +143,8 @@ static char *from_gh(const char *host)
 static char *from_credential(const char *host)
 {
 	/* an empty askPass so that git cannot ask a person either */
-	const char *argv[] = {"git", "-c", "core.askPass=", "credential",
-			      "fill", NULL};
+	const char *argv[] = {
+		"git", "-c", "core.askPass=", "credential", "fill", NULL};
 	struct buf b = BUF_INIT;
 	char *in = xasprintf("protocol=https\nhost=%s\n\n", host), *line, *tok;
 
@@ -171,8 +170,7 @@ int github_token(char **out, const char *host, struct error *err)
 	const char *ent[] = {"GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
 			     NULL};
 	const char *com[] = {"GH_TOKEN", "GITHUB_TOKEN", NULL};
-	const char *const *vars =
-		github_host_is_enterprise(host) ? ent : com;
+	const char *const *vars = github_host_is_enterprise(host) ? ent : com;
 	int i, has_gh;
 
 	*out = NULL;

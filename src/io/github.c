@@ -148,8 +148,7 @@ static int contains_nocase(const char *hay, const char *needle)
 	return 0;
 }
 
-enum github_action github_decide(const struct github_attempt *a,
-				 long *wait_ms)
+enum github_action github_decide(const struct github_attempt *a, long *wait_ms)
 {
 	long s = a->status;
 
@@ -215,8 +214,8 @@ static void pace_write(struct github *gh)
 }
 
 /* the ETag cache: one row per URL (never the token) */
-static void cache_get(char **etag, char **body, char **link,
-		      struct github *gh, const char *url)
+static void cache_get(char **etag, char **body, char **link, struct github *gh,
+		      const char *url)
 {
 	sqlite3_stmt *st = NULL;
 	struct error ignore = ERROR_INIT;
@@ -347,8 +346,8 @@ int github_call(cJSON **out, struct github *gh, const char *method,
 				rc = error_http(err, a.status, r.body.ptr,
 						what);
 			else
-				rc = error_set(err, neterr.code, "%s: %s",
-					       what, neterr.msg);
+				rc = error_set(err, neterr.code, "%s: %s", what,
+					       neterr.msg);
 			goto out;
 		}
 		if (act == GITHUB_RATE) {

@@ -89,8 +89,7 @@ int github_issue_set_body(struct github_issue *out, struct github *gh,
 /* Opens an issue (a POST: on a lost response it looks for the title among
  * the newest issues before trying again). */
 int github_issue_create(struct github_issue *out, struct github *gh,
-			const char *title, const char *body,
-			struct error *err);
+			const char *title, const char *body, struct error *err);
 void github_issue_release(struct github_issue *i);
 
 /* Every comment of issue number, oldest first, all pages; *out is an array
@@ -109,15 +108,15 @@ void github_comments_free(struct github_comment *c, size_t n);
 
 /* Pull requests. github_pr_find looks up the PR of OWNER:branch (any
  * state, the newest), GCAMP_ENOTFOUND when there is none. */
-int github_pr_find(struct github_pr *out, struct github *gh,
-		   const char *branch, struct error *err);
+int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
+		   struct error *err);
 int github_pr_get(struct github_pr *out, struct github *gh, long number,
 		  struct error *err);
 /* Creates the PR head -> base; a PR that exists already for head (GitHub's
  * 422, or a POST whose response was lost) is returned instead. */
-int github_pr_create(struct github_pr *out, struct github *gh,
-		     const char *head, const char *base, const char *title,
-		     const char *body, int draft, struct error *err);
+int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
+		     const char *base, const char *title, const char *body,
+		     int draft, struct error *err);
 /* PATCHes what is not NULL among title, body and base. */
 int github_pr_update(struct github_pr *out, struct github *gh, long number,
 		     const char *title, const char *body, const char *base,
@@ -153,7 +152,6 @@ struct github_attempt {
  * else a "secondary rate limit" body (at least the floor, doubling); 5xx
  * and network failures back off (attempt^2 units), 3 tries in all; any
  * other 4xx is final (GITHUB_DONE: the caller words it). */
-enum github_action github_decide(const struct github_attempt *a,
-				 long *wait_ms);
+enum github_action github_decide(const struct github_attempt *a, long *wait_ms);
 
 #endif

@@ -11,8 +11,8 @@
 
 static char *jstr(const cJSON *o, const char *key)
 {
-	const char *s = cJSON_GetStringValue(
-		cJSON_GetObjectItemCaseSensitive(o, key));
+	const char *s =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 
 	return s ? xstrdup(s) : NULL;
 }
@@ -126,8 +126,9 @@ static int comment_from_json(struct github_comment *out, const cJSON *j)
 
 static int bad_answer(struct error *err, const char *what)
 {
-	return error_set(err, GCAMP_EFATAL, "%s: GitHub's answer lacks the "
-					    "expected fields",
+	return error_set(err, GCAMP_EFATAL,
+			 "%s: GitHub's answer lacks the "
+			 "expected fields",
 			 what);
 }
 
@@ -187,8 +188,8 @@ static int find_issue_by_title(struct github_issue *out, struct github *gh,
 	cJSON *j = NULL, *e;
 	int rc;
 
-	if ((rc = github_call(&j, gh, "GET", path, NULL,
-			      "cannot list issues", NULL, NULL, err)) < 0)
+	if ((rc = github_call(&j, gh, "GET", path, NULL, "cannot list issues",
+			      NULL, NULL, err)) < 0)
 		goto out;
 	rc = GCAMP_ENOTFOUND;
 	cJSON_ArrayForEach(e, j)
@@ -211,8 +212,7 @@ out:
 }
 
 int github_issue_create(struct github_issue *out, struct github *gh,
-			const char *title, const char *body,
-			struct error *err)
+			const char *title, const char *body, struct error *err)
 {
 	char *path = xasprintf("/repos/%s/issues", gh->repo);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
@@ -321,8 +321,8 @@ int github_comment_create(struct github_comment *out, struct github *gh,
 			  long number, const char *body, const char *marker,
 			  struct error *err)
 {
-	char *path = xasprintf("/repos/%s/issues/%ld/comments", gh->repo,
-			       number);
+	char *path =
+		xasprintf("/repos/%s/issues/%ld/comments", gh->repo, number);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
 	char what[96], *text;
 	int rc = 0, tries;
@@ -358,8 +358,7 @@ out:
 int github_comment_update(struct github_comment *out, struct github *gh,
 			  long long id, const char *body, struct error *err)
 {
-	char *path =
-		xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id);
+	char *path = xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
 	char *text;
 	int rc;
@@ -394,8 +393,8 @@ static void add_escaped(struct buf *b, const char *s)
 	}
 }
 
-int github_pr_find(struct github_pr *out, struct github *gh,
-		   const char *branch, struct error *err)
+int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
+		   struct error *err)
 {
 	struct buf path = BUF_INIT;
 	cJSON *j = NULL, *e;
@@ -406,8 +405,8 @@ int github_pr_find(struct github_pr *out, struct github *gh,
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot look up the PR of '%s'", branch);
 	/* head must be OWNER:BRANCH; a bare name is silently ignored */
-	buf_addf(&path, "/repos/%s/pulls?state=all&per_page=100&head=",
-		 gh->repo);
+	buf_addf(&path,
+		 "/repos/%s/pulls?state=all&per_page=100&head=", gh->repo);
 	add_escaped(&path, gh->owner);
 	buf_puts(&path, "%3A");
 	add_escaped(&path, branch);
@@ -422,7 +421,8 @@ int github_pr_find(struct github_pr *out, struct github *gh,
 		const char *l = cJSON_GetStringValue(
 			cJSON_GetObjectItemCaseSensitive(h, "label"));
 
-		if (l && !strcmp(l, label) && github_pr_from_json(out, e) == 0) {
+		if (l && !strcmp(l, label) &&
+		    github_pr_from_json(out, e) == 0) {
 			rc = 0;
 			break;
 		}
@@ -455,9 +455,9 @@ out:
 	return rc;
 }
 
-int github_pr_create(struct github_pr *out, struct github *gh,
-		     const char *head, const char *base, const char *title,
-		     const char *body, int draft, struct error *err)
+int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
+		     const char *base, const char *title, const char *body,
+		     int draft, struct error *err)
 {
 	char *path = xasprintf("/repos/%s/pulls", gh->repo);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;

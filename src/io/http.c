@@ -219,8 +219,7 @@ static long timeout_s(void)
 }
 
 int http_send(struct http_response *resp, struct http *h,
-	      const struct http_request *req, int *curl_code,
-	      struct error *err)
+	      const struct http_request *req, int *curl_code, struct error *err)
 {
 	struct curl_api *a = &h->api;
 	struct curl_slist *hl = NULL;
@@ -272,10 +271,10 @@ int http_send(struct http_response *resp, struct http *h,
 	if (c != CURLE_OK) {
 		resp->status = 0;
 		rc = error_curl(err, (int)c, req->url,
-				sink.too_big ? "the response is larger than "
-					       "8 MiB"
-					     : h->errbuf[0] ? h->errbuf
-							    : a->easy_strerror(c));
+				sink.too_big   ? "the response is larger than "
+						 "8 MiB"
+				: h->errbuf[0] ? h->errbuf
+					       : a->easy_strerror(c));
 		trace_printf("http: < no response: %s\n", err->msg);
 		goto out;
 	}
@@ -340,8 +339,7 @@ static void host_of_url(char *out, size_t n, const char *url)
 	out[len] = '\0';
 }
 
-int error_curl(struct error *err, int code, const char *url,
-	       const char *detail)
+int error_curl(struct error *err, int code, const char *url, const char *detail)
 {
 	char host[256];
 

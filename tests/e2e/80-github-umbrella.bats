@@ -187,3 +187,35 @@ seed_umbrella() {
 	assert_failure 129
 	[ "$(fh log | wc -l)" -eq 0 ]
 }
+
+@test "init --umbrella create opens the issue with the section and records its number" {
+	make_repo r2 develop
+	cd r2
+	git remote add origin https://github.com/o/r.git
+	fh seed '{"repo":"o/r","issues":[{"title":"older","body":"x"}]}' >/dev/null
+	run --separate-stderr git campaign init kfusion --umbrella create
+	assert_clean
+	assert_line 'Opened umbrella issue #2: https://github.com/o/r/issues/2'
+	assert_line '  umbrella  #2'
+	[ "$(git config campaign.umbrella)" = 2 ]
+	fh body o/r 2 >body
+	[ "$(head -n 1 body)" = '<!-- git-campaign:begin -->' ]
+	grep -qx '## Campaign kfusion' body
+	[ "$(fh_count POST)" -eq 1 ]
+	run --separate-stderr git campaign umbrella sync
+	assert_clean
+	assert_line 'umbrella #2 is up to date'
+}
+
+@test "init --umbrella create without GitHub leaves a started campaign and says so" {
+	make_repo r2 develop
+	cd r2
+	git remote add origin https://github.com/o/r.git
+	unset GH_TOKEN
+	run --separate-stderr git campaign init kfusion --umbrella create
+	assert_failure 128
+	[[ ${stderr_lines[0]} == "fatal: no GitHub token for 'github.com'"* ]]
+	[ "${stderr_lines[1]}" = "hint: set GH_TOKEN, or run 'gh auth login'; the campaign was started without an umbrella issue; 'git campaign config umbrella N' sets one" ]
+	[ "$(git config campaign.name)" = kfusion ]
+	! git config campaign.umbrella
+}

@@ -115,9 +115,9 @@ static void http_errors_carry_githubs_message(void **state)
 				     "Connection refused");
 }
 
-static enum github_action decide(long status, const char *ra,
-				 const char *rem, const char *reset,
-				 const char *body, int attempt, long *wait)
+static enum github_action decide(long status, const char *ra, const char *rem,
+				 const char *reset, const char *body,
+				 int attempt, long *wait)
 {
 	struct github_attempt a = {0};
 
@@ -138,23 +138,18 @@ static void retry_decisions_follow_github(void **state)
 	long w;
 
 	(void)state;
-	assert_int_equal(decide(200, NULL, NULL, NULL, "", 1, &w),
-			 GITHUB_DONE);
-	assert_int_equal(decide(304, NULL, NULL, NULL, "", 1, &w),
-			 GITHUB_DONE);
+	assert_int_equal(decide(200, NULL, NULL, NULL, "", 1, &w), GITHUB_DONE);
+	assert_int_equal(decide(304, NULL, NULL, NULL, "", 1, &w), GITHUB_DONE);
 	/* retry-after first, even with remaining 0 */
-	assert_int_equal(decide(403, "7", "0", "2000", "", 1, &w),
-			 GITHUB_RATE);
+	assert_int_equal(decide(403, "7", "0", "2000", "", 1, &w), GITHUB_RATE);
 	assert_int_equal(w, 7000);
-	assert_int_equal(decide(429, "3", NULL, NULL, "", 1, &w),
-			 GITHUB_RATE);
+	assert_int_equal(decide(429, "3", NULL, NULL, "", 1, &w), GITHUB_RATE);
 	assert_int_equal(w, 3000);
 	/* then the primary limit's reset (+1 s) */
 	assert_int_equal(decide(403, NULL, "0", "1010", "", 1, &w),
 			 GITHUB_RATE);
 	assert_int_equal(w, 11000);
-	assert_int_equal(decide(403, NULL, "0", "900", "", 1, &w),
-			 GITHUB_RATE);
+	assert_int_equal(decide(403, NULL, "0", "900", "", 1, &w), GITHUB_RATE);
 	assert_int_equal(w, 1000);
 	/* then the secondary floor, doubling */
 	assert_int_equal(decide(403, NULL, "12", NULL,
@@ -163,22 +158,19 @@ static void retry_decisions_follow_github(void **state)
 				1, &w),
 			 GITHUB_RATE);
 	assert_int_equal(w, 60000);
-	assert_int_equal(decide(403, NULL, NULL, NULL,
-				"secondary rate limit", 3, &w),
-			 GITHUB_RATE);
+	assert_int_equal(
+		decide(403, NULL, NULL, NULL, "secondary rate limit", 3, &w),
+		GITHUB_RATE);
 	assert_int_equal(w, 240000);
-	assert_int_equal(decide(429, NULL, NULL, NULL, "", 1, &w),
-			 GITHUB_RATE);
+	assert_int_equal(decide(429, NULL, NULL, NULL, "", 1, &w), GITHUB_RATE);
 	assert_int_equal(w, 60000);
 	/* a real permission error, and other 4xx: final */
 	assert_int_equal(decide(403, NULL, "4999", "2000",
 				"{\"message\":\"Resource not accessible\"}", 1,
 				&w),
 			 GITHUB_DONE);
-	assert_int_equal(decide(422, NULL, NULL, NULL, "", 1, &w),
-			 GITHUB_DONE);
-	assert_int_equal(decide(401, NULL, NULL, NULL, "", 1, &w),
-			 GITHUB_DONE);
+	assert_int_equal(decide(422, NULL, NULL, NULL, "", 1, &w), GITHUB_DONE);
+	assert_int_equal(decide(401, NULL, NULL, NULL, "", 1, &w), GITHUB_DONE);
 	/* 5xx and no answer: 1 s, 4 s, then give up */
 	assert_int_equal(decide(502, NULL, NULL, NULL, "", 1, &w),
 			 GITHUB_BACKOFF);
@@ -186,8 +178,7 @@ static void retry_decisions_follow_github(void **state)
 	assert_int_equal(decide(0, NULL, NULL, NULL, "", 2, &w),
 			 GITHUB_BACKOFF);
 	assert_int_equal(w, 4000);
-	assert_int_equal(decide(503, NULL, NULL, NULL, "", 3, &w),
-			 GITHUB_FAIL);
+	assert_int_equal(decide(503, NULL, NULL, NULL, "", 3, &w), GITHUB_FAIL);
 }
 
 static void base_urls(void **state)
@@ -278,17 +269,17 @@ static void splice_keeps_the_human_text(void **state)
 					 "stuff\n" UMBRELLA_END "\nbottom",
 					 "new\n"),
 			 0);
-	assert_string_equal(out.ptr, "top\n" UMBRELLA_BEGIN "\nnew\n" UMBRELLA_END
-				     "\nbottom");
+	assert_string_equal(out.ptr, "top\n" UMBRELLA_BEGIN
+				     "\nnew\n" UMBRELLA_END "\nbottom");
 	/* CRLF: the block is written CRLF, the rest untouched */
 	assert_int_equal(umbrella_splice(&out,
 					 "a\r\n\r\n" UMBRELLA_BEGIN
 					 "\r\nx\r\n" UMBRELLA_END "\r\nz\r\n",
 					 "l1\nl2\n"),
 			 0);
-	assert_string_equal(out.ptr, "a\r\n\r\n" UMBRELLA_BEGIN
-				     "\r\nl1\r\nl2\r\n" UMBRELLA_END
-				     "\r\nz\r\n");
+	assert_string_equal(out.ptr,
+			    "a\r\n\r\n" UMBRELLA_BEGIN
+			    "\r\nl1\r\nl2\r\n" UMBRELLA_END "\r\nz\r\n");
 	/* missing markers: appended after a blank line */
 	assert_int_equal(umbrella_splice(&out, "human", "s\n"), 1);
 	assert_string_equal(out.ptr, "human\n\n" UMBRELLA_BEGIN
@@ -300,9 +291,9 @@ static void splice_keeps_the_human_text(void **state)
 			 -1);
 	assert_int_equal(out.len, 0);
 	/* an end marker before the begin marker does not count */
-	assert_int_equal(umbrella_splice(&out,
-					 UMBRELLA_END " " UMBRELLA_BEGIN, "s"),
-			 -1);
+	assert_int_equal(
+		umbrella_splice(&out, UMBRELLA_END " " UMBRELLA_BEGIN, "s"),
+		-1);
 	buf_release(&out);
 }
 
@@ -311,10 +302,10 @@ static void utf8_length_counts_code_points(void **state)
 	(void)state;
 	assert_int_equal(utf8_length(""), 0);
 	assert_int_equal(utf8_length("abc"), 3);
-	assert_int_equal(utf8_length("\xc3\xa9t\xc3\xa9"), 3);	  /* été */
-	assert_int_equal(utf8_length("\xe2\x80\x94"), 1);	  /* — */
-	assert_int_equal(utf8_length("\xf0\x9f\x9a\x80"), 1);	  /* rocket */
-	assert_int_equal(utf8_length("\xff\xc3"), 2);		  /* bad */
+	assert_int_equal(utf8_length("\xc3\xa9t\xc3\xa9"), 3); /* été */
+	assert_int_equal(utf8_length("\xe2\x80\x94"), 1);      /* — */
+	assert_int_equal(utf8_length("\xf0\x9f\x9a\x80"), 1);  /* rocket */
+	assert_int_equal(utf8_length("\xff\xc3"), 2);	       /* bad */
 }
 
 int main(void)
