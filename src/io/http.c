@@ -244,6 +244,7 @@ int http_send(struct http_response *resp, struct http *h,
 	a->easy_setopt(h->curl, CURLOPT_ERRORBUFFER, h->errbuf);
 	a->easy_setopt(h->curl, CURLOPT_ACCEPT_ENCODING, "");
 	a->easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	a->easy_setopt(h->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	a->easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_body);
 	a->easy_setopt(h->curl, CURLOPT_WRITEDATA, &sink);
 	a->easy_setopt(h->curl, CURLOPT_HEADERFUNCTION, on_header);
