@@ -201,6 +201,13 @@ static void sleep_ms(long ms)
 		;
 }
 
+int github_pause(struct github *gh, int attempt)
+{
+	if (attempt < 3)
+		sleep_ms((long)attempt * attempt * gh->backoff_ms);
+	return GITHUB_EUNSURE;
+}
+
 /* GitHub asks for at least a second between content-creating requests */
 static void pace_write(struct github *gh)
 {

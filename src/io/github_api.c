@@ -233,10 +233,12 @@ int github_issue_create(struct github_issue *out, struct github *gh,
 		if ((rc = find_issue_by_title(out, gh, title, err)) !=
 		    GCAMP_ENOTFOUND)
 			goto out;
+		rc = github_pause(gh, tries);
 	}
 	if (rc == GITHUB_EUNSURE)
 		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: GitHub did not answer after 3 tries", what);
+			       "%s: no answer or a server error, 3 times",
+			       what);
 	if (rc < 0)
 		goto out;
 	if (github_issue_from_json(out, j) < 0)
@@ -339,10 +341,12 @@ int github_comment_create(struct github_comment *out, struct github *gh,
 		if ((rc = find_comment(out, gh, number, marker, err)) !=
 		    GCAMP_ENOTFOUND)
 			goto out;
+		rc = github_pause(gh, tries);
 	}
 	if (rc == GITHUB_EUNSURE)
 		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: GitHub did not answer after 3 tries", what);
+			       "%s: no answer or a server error, 3 times",
+			       what);
 	if (rc < 0)
 		goto out;
 	if (comment_from_json(out, j) < 0)
@@ -497,10 +501,12 @@ int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
 			rc = e422.code;
 			goto out;
 		}
+		rc = github_pause(gh, tries);
 	}
 	if (rc == GITHUB_EUNSURE)
 		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: GitHub did not answer after 3 tries", what);
+			       "%s: no answer or a server error, 3 times",
+			       what);
 	if (rc < 0)
 		goto out;
 	if (github_pr_from_json(out, j) < 0)

@@ -41,4 +41,8 @@ int github_call(cJSON **out, struct github *gh, const char *method,
 		const char *path, const char *body, const char *what,
 		long *status, char **next, struct error *err);
 
+/* Sleeps before try attempt + 1 of a POST (attempt^2 back-off units) and
+ * returns GITHUB_EUNSURE, the state the caller is still in. */
+int github_pause(struct github *gh, int attempt);
+
 #endif

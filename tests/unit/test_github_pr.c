@@ -216,6 +216,18 @@ static void duplicate_and_lost_creates_give_the_existing_pr(void **state)
 		0);
 	assert_string_equal(a.head, "d3");
 	github_pr_release(&a);
+	/* three 502s: one clear error, nothing created */
+	control("fault", "{\"status\":502,\"count\":3,\"method\":\"POST\","
+			 "\"path\":\"/pulls$\",\"body\":{\"message\":\"x\","
+			 "\"documentation_url\":\"x\"}}");
+	assert_int_equal(
+		github_pr_create(&a, gh, "d5", "develop", "D5", "", 0, &err),
+		GCAMP_EFATAL);
+	assert_string_equal(err.msg, "cannot open a PR for 'd5': no answer "
+				     "or a server error, 3 times");
+	error_clear(&err);
+	assert_int_equal(github_pr_find(&a, gh, "d5", &err), GCAMP_ENOTFOUND);
+	error_clear(&err);
 	/* a bad base is GitHub's 422 with its field message */
 	assert_int_equal(github_pr_create(&a, gh, "d4", "refs/heads/develop",
 					  "D4", "", 0, &err),
