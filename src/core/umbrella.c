@@ -46,23 +46,24 @@ static void add_with_eol(struct buf *out, const char *text, const char *eol)
 	buf_puts(out, text);
 }
 
-int umbrella_splice(struct buf *out, const char *body, const char *section)
+int splice_markers(struct buf *out, const char *body, const char *begin,
+		   const char *end, const char *section)
 {
 	const char *eol = strstr(body, "\r\n") ? "\r\n" : "\n";
-	const char *b = strstr(body, UMBRELLA_BEGIN), *e;
+	const char *b = strstr(body, begin), *e;
 	size_t len = strlen(body);
 
 	buf_reset(out);
 	if (b) {
-		e = strstr(b + strlen(UMBRELLA_BEGIN), UMBRELLA_END);
+		e = strstr(b + strlen(begin), end);
 		if (!e)
 			return -1;
 		buf_add(out, body, (size_t)(b - body));
-		buf_puts(out, UMBRELLA_BEGIN);
+		buf_puts(out, begin);
 		buf_puts(out, eol);
 		add_with_eol(out, section, eol);
-		buf_puts(out, UMBRELLA_END);
-		buf_puts(out, e + strlen(UMBRELLA_END));
+		buf_puts(out, end);
+		buf_puts(out, e + strlen(end));
 		return 0;
 	}
 	buf_puts(out, body);
@@ -71,12 +72,17 @@ int umbrella_splice(struct buf *out, const char *body, const char *section)
 			buf_puts(out, eol);
 		buf_puts(out, eol);
 	}
-	buf_puts(out, UMBRELLA_BEGIN);
+	buf_puts(out, begin);
 	buf_puts(out, eol);
 	add_with_eol(out, section, eol);
-	buf_puts(out, UMBRELLA_END);
+	buf_puts(out, end);
 	buf_puts(out, eol);
 	return 1;
+}
+
+int umbrella_splice(struct buf *out, const char *body, const char *section)
+{
+	return splice_markers(out, body, UMBRELLA_BEGIN, UMBRELLA_END, section);
 }
 
 /* a markdown table cell: no pipes, no line breaks */

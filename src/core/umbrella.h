@@ -26,6 +26,11 @@
  * then left empty).
  */
 int umbrella_splice(struct buf *out, const char *body, const char *section);
+/* The same with other markers (the stack section of a PR body, say); begin
+ * and end may be the same text, the second occurrence then ending the
+ * block. */
+int splice_markers(struct buf *out, const char *body, const char *begin,
+		   const char *end, const char *section);
 
 /* The number of Unicode code points in the UTF-8 string s (bytes that are
  * not valid UTF-8 count one each). */

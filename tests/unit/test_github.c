@@ -294,6 +294,12 @@ static void splice_keeps_the_human_text(void **state)
 	assert_int_equal(
 		umbrella_splice(&out, UMBRELLA_END " " UMBRELLA_BEGIN, "s"),
 		-1);
+	/* one marker twice: the second ends the block */
+	assert_int_equal(splice_markers(&out,
+					"pr text\n<!-- s -->\nold\n<!-- s -->",
+					"<!-- s -->", "<!-- s -->", "new\n"),
+			 0);
+	assert_string_equal(out.ptr, "pr text\n<!-- s -->\nnew\n<!-- s -->");
 	buf_release(&out);
 }
 
