@@ -104,7 +104,24 @@ $(BUILD)/man/%: man/%.scd
 		exit 1; }
 	$(Q)scdoc < $< > $@
 
-unit: $(UNIT_BINS)
+# stand-ins for libcuda.so.1 (tests/stub/libcuda.c), built without the
+# sanitizers: a plain shared object loads into any build of the tool
+STUB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
+	-Werror -shared -fPIC -fvisibility=hidden
+STUBS := $(BUILD)/tests/stub/libcuda.so.1 \
+	$(BUILD)/tests/stub/legacy/libcuda.so.1
+
+$(BUILD)/tests/stub/libcuda.so.1: tests/stub/libcuda.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(STUB_CFLAGS) -o $@ $<
+
+$(BUILD)/tests/stub/legacy/libcuda.so.1: tests/stub/libcuda.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(STUB_CFLAGS) -DSTUB_LEGACY_ONLY -o $@ $<
+
+unit: $(UNIT_BINS) $(STUBS)
 
 TEST_FILES := $(UNIT_BINS) $(sort $(wildcard tests/e2e/*.bats)) \
 	tests/fuzz/run-corpus.sh

@@ -23,9 +23,14 @@ struct command {
 
 static const struct command commands[] = {
 	{"config", cmd_config, "read and write the campaign's settings"},
+	{"env", cmd_env,
+	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"init", cmd_init, "start a campaign in this repository"},
+	{"measure", cmd_measure,
+	 "numbers attached to commits: add, import, show, log, compare"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
+	{"sync", cmd_sync, "exchange measurements with a remote"},
 	{"umbrella", cmd_umbrella,
 	 "update the umbrella issue on GitHub: its section, result comments"},
 };

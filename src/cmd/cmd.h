@@ -9,8 +9,11 @@
 #include "core/ctx.h"
 
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
+int cmd_env(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
+int cmd_measure(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
+int cmd_sync(int argc, const char **argv, struct ctx *ctx);
 int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit

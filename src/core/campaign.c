@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/fingerprint.h"
 #include "core/forge.h"
 #include "core/journal.h"
 #include "io/repo.h"
@@ -81,6 +82,10 @@ const struct setting campaign_settings[] = {
 	{"campaign.forgeHost", "string", "github.com",
 	 "the forge's host name (a GitHub Enterprise host, for one)",
 	 check_text},
+	{"campaign.backend", "string", NULL,
+	 "the runtime backend measured (opencl, ptx, spirv, ...): part of "
+	 "the environment id",
+	 fingerprint_check_backend},
 	{"campaign.umbrella", "integer", NULL,
 	 "the umbrella issue's number: the campaign's shared memory",
 	 check_issue},

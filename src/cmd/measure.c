@@ -1,0 +1,500 @@
+/* git campaign measure: numbers attached to commits (add, import, show, log,
+ * compare), kept in refs/notes/campaign and indexed in the database. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/measure.h"
+#include "core/campaign.h"
+#include "core/fingerprint.h"
+#include "core/measure.h"
+#include "import/import.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/options.h"
+#include "util/xalloc.h"
+
+#define ADD_USAGE                                                              \
+	"git campaign measure add METRIC VALUE [--unit U] "                    \
+	"[--better lower|higher] [--samples V,V,...] [--commit REV] "          \
+	"[--config K=V]... [--backend B] [--json]"
+#define BATCH_USAGE                                                            \
+	"git campaign measure add --batch FILE [--commit REV] "                \
+	"[--config K=V]... [--backend B] [--json]"
+#define IMPORT_USAGE                                                           \
+	"git campaign measure import FILE|DIR|- [--format F] [--commit REV] "  \
+	"[--config K=V]... [--backend B] [--json]"
+#define SHOW_USAGE "git campaign measure show [REV] [--json]"
+#define LOG_USAGE                                                              \
+	"git campaign measure log METRIC [RANGE] [--config K=V]... "           \
+	"[--cross-env] [--cross-config] [--backend B] [--json]"
+#define COMPARE_USAGE                                                          \
+	"git campaign measure compare REV_A REV_B [METRIC...] "                \
+	"[--config K=V]... [--cross-env] [--cross-config] [--json]"
+
+static const char *const measure_usage[] = {
+	ADD_USAGE, BATCH_USAGE,	  IMPORT_USAGE, SHOW_USAGE,
+	LOG_USAGE, COMPARE_USAGE, NULL,
+};
+static const char *const add_usage[] = {ADD_USAGE, BATCH_USAGE, NULL};
+static const char *const import_usage[] = {IMPORT_USAGE, NULL};
+const char *const measure_show_usage[] = {SHOW_USAGE, NULL};
+const char *const measure_log_usage[] = {LOG_USAGE, NULL};
+const char *const measure_compare_usage[] = {COMPARE_USAGE, NULL};
+
+/* Profilers whose numbers are never mixed with unprofiled ones: an
+ * import in these formats gets profiler=FORMAT unless told otherwise. */
+static const char *const profilers[] = {"ncu", "nsys", "jfr", NULL};
+
+int measure_cmd_commit(git_oid *out, struct ctx *ctx, const char *rev)
+{
+	git_repository *repo;
+	git_object *obj = NULL, *c = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (!rev)
+		rev = "HEAD";
+	if ((rc = git_revparse_single(&obj, repo, rev)) < 0 ||
+	    (rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT)) < 0) {
+		git_object_free(obj);
+		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
+		    rc == GIT_EAMBIGUOUS || rc == GIT_EPEEL) {
+			error_set(&ctx->err, GCAMP_ENOTFOUND,
+				  "unknown commit '%s'", rev);
+			return GCAMP_ENOTFOUND;
+		}
+		return error_git(&ctx->err, rc, "cannot resolve '%s'", rev);
+	}
+	git_oid_cpy(out, git_object_id(c));
+	git_object_free(c);
+	git_object_free(obj);
+	return 0;
+}
+
+/* A campaign must exist before numbers are attached or read. */
+int measure_cmd_campaign(struct ctx *ctx)
+{
+	struct campaign c;
+	int rc = campaign_load(&c, ctx);
+
+	campaign_release(&c);
+	return rc;
+}
+
+/* strict: the whole string, finite */
+static int parse_number(double *out, const char *s)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*out) ? 0 : -1;
+}
+
+static int parse_samples(double **out, size_t *n, const char *list,
+			 struct error *err)
+{
+	const char *p = list;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char *item = xstrndup(p, len);
+		double v;
+
+		if (parse_number(&v, item) < 0) {
+			error_set(err, GCAMP_EUSAGE,
+				  "--samples: '%s' is not a number", item);
+			free(item);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return GCAMP_EUSAGE;
+		}
+		free(item);
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		(*out)[(*n)++] = v;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* What every new record of one invocation shares. */
+struct stamp {
+	char run[RECORD_RUN_LEN + 1];
+	char env[FINGERPRINT_ID_LEN + 1];
+	char at[21];
+	const struct strvec *config; /* the user's --config */
+	const char *source;
+	const char *profiler; /* default of config key profiler */
+};
+
+static int stamp_init(struct stamp *s, struct ctx *ctx, const char *backend,
+		      const struct strvec *config, const char *source)
+{
+	struct record probe;
+	size_t i;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->config = config;
+	s->source = source;
+	s->profiler = "off";
+	record_init(&probe);
+	for (i = 0; !rc && i < config->nr; i++)
+		rc = record_config_parse(&probe, config->v[i], &ctx->err);
+	record_release(&probe);
+	if (rc < 0)
+		return rc;
+	record_now(s->at);
+	if ((rc = record_new_run(s->run, &ctx->err)) < 0)
+		return rc;
+	return fingerprint_current_id(s->env, ctx, backend);
+}
+
+static void stamp_apply(struct record *r, const struct stamp *s)
+{
+	struct error ignored = ERROR_INIT;
+	size_t i;
+
+	memcpy(r->run, s->run, sizeof(r->run));
+	free(r->env);
+	r->env = xstrdup(s->env);
+	free(r->at);
+	r->at = xstrdup(s->at);
+	if (!r->source)
+		r->source = xstrdup(s->source);
+	/* checked by stamp_init */
+	for (i = 0; i < s->config->nr; i++)
+		record_config_parse(r, s->config->v[i], &ignored);
+	if (!record_config_get(r, "profiler"))
+		record_config_put(r, "profiler", s->profiler);
+}
+
+static void print_written(const git_oid *commit, size_t n, const char *what,
+			  const struct stamp *s, int json)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (json) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "commit", hex);
+		cJSON_AddStringToObject(o, "run", s->run);
+		cJSON_AddStringToObject(o, "env", s->env);
+		cJSON_AddNumberToObject(o, "records", (double)n);
+		cmd_print_json(o);
+		return;
+	}
+	printf("recorded %zu measurement%s %son %.10s (run %s, env %s)\n", n,
+	       n == 1 ? "" : "s", what, hex, s->run, s->env);
+}
+
+static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
+			 size_t n, const struct stamp *s, const char *why,
+			 const char *what, int json)
+{
+	git_oid commit;
+	size_t i;
+
+	if (measure_cmd_commit(&commit, ctx, rev) < 0)
+		return cmd_fail(ctx);
+	for (i = 0; i < n; i++)
+		stamp_apply(&recs[i], s);
+	if (measure_append(ctx, &commit, recs, n, why) < 0)
+		return cmd_fail(ctx);
+	print_written(&commit, n, what, s, json);
+	return 0;
+}
+
+static int read_batch(struct record **out, size_t *n, struct ctx *ctx,
+		      const char *path)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0, alloc = 0, lineno = 0;
+	ssize_t len;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!fp)
+		return error_set(&ctx->err, GCAMP_EFATAL,
+				 "cannot open '%s': %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		struct error e = ERROR_INIT;
+
+		lineno++;
+		while (len && strchr("\r\n \t", line[len - 1]))
+			line[--len] = '\0';
+		if (!len)
+			continue;
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		record_init(&(*out)[*n]);
+		if (record_decode_partial(&(*out)[*n], line, (size_t)len, &e) <
+		    0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL, "%s:%zu: %s",
+				       strcmp(path, "-") ? path : "stdin",
+				       lineno, e.msg);
+			break;
+		}
+		(*n)++;
+	}
+	if (!rc && ferror(fp))
+		rc = error_set(&ctx->err, GCAMP_EFATAL, "cannot read '%s': %s",
+			       path, strerror(errno));
+	if (!rc && !*n)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "no measurements in '%s'", path);
+	free(line);
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
+}
+
+static int cmd_measure_add(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *unit = NULL, *better = NULL, *rev = NULL, *samples = NULL,
+		   *backend = NULL, *batch = NULL;
+	struct strvec config = STRVEC_INIT;
+	struct record *recs = NULL;
+	struct stamp s;
+	size_t n = 0, i;
+	int json = 0, status = 0;
+	const struct option opts[] = {
+		OPT_STRING(0, "unit", &unit, "U", "the unit of VALUE"),
+		OPT_STRING(0, "better", &better, "lower|higher",
+			   "which way is an improvement"),
+		OPT_STRING(0, "samples", &samples, "V,V,...",
+			   "the samples behind VALUE ('-': their median)"),
+		OPT_STRING(0, "commit", &rev, "REV",
+			   "attach to REV (default HEAD)"),
+		OPT_LIST(0, "config", &config, "K=V",
+			 "what was measured; repeatable"),
+		OPT_STRING(0, "backend", &backend, "B",
+			   "the backend of the environment"),
+		OPT_STRING(0, "batch", &batch, "FILE",
+			   "add every JSON line of FILE in one notes commit"),
+		OPT_BOOL(0, "json", &json, "print what was written as JSON"),
+		OPT_END(),
+	};
+	int argn = parse_options(argc, argv, opts, add_usage);
+
+	if (argn < 0)
+		return parse_options_status(argn);
+	if (batch ? argn != 0 : argn != 2) {
+		status = usage_error(add_usage, opts,
+				     "wrong number of arguments");
+		goto out;
+	}
+	if (batch && (unit || better || samples)) {
+		status = usage_error(add_usage, opts,
+				     "--batch takes units and samples from "
+				     "its lines");
+		goto out;
+	}
+	if (better && strcmp(better, "lower") && strcmp(better, "higher")) {
+		status = usage_error(add_usage, opts,
+				     "--better is 'lower' or 'higher', not "
+				     "'%s'",
+				     better);
+		goto out;
+	}
+	if (measure_cmd_campaign(ctx) < 0 ||
+	    stamp_init(&s, ctx, backend, &config, batch ? "batch" : "add") < 0)
+		goto fail;
+	if (batch) {
+		if (read_batch(&recs, &n, ctx, batch) < 0)
+			goto fail;
+		status = write_records(ctx, rev, recs, n, &s,
+				       "measure add --batch", "", json);
+		goto out;
+	}
+	recs = xcalloc(1, sizeof(*recs));
+	n = 1;
+	record_init(recs);
+	recs->metric = xstrdup(argv[0]);
+	recs->unit = unit ? xstrdup(unit) : NULL;
+	recs->better = better ? xstrdup(better) : NULL;
+	if (samples && parse_samples(&recs->samples, &recs->nsamples, samples,
+				     &ctx->err) < 0)
+		goto fail;
+	if (!strcmp(argv[1], "-")) {
+		if (!samples) {
+			status = usage_error(add_usage, opts,
+					     "VALUE '-' needs --samples");
+			goto out;
+		}
+		recs->value = stats_median(recs->samples, recs->nsamples);
+		recs->stat = xstrdup("median");
+	} else if (parse_number(&recs->value, argv[1]) < 0) {
+		status = usage_error(add_usage, opts,
+				     "VALUE '%s' is not a number", argv[1]);
+		goto out;
+	} else {
+		recs->stat = xstrdup("value");
+	}
+	recs->n = samples ? (long)recs->nsamples : 1;
+	status = write_records(ctx, rev, recs, n, &s, "measure add", "", json);
+	goto out;
+fail:
+	status = cmd_fail(ctx);
+out:
+	for (i = 0; i < n; i++)
+		record_release(&recs[i]);
+	free(recs);
+	strvec_clear(&config);
+	return status;
+}
+
+static void print_formats(void)
+{
+	const struct import_format *f;
+
+	fprintf(stderr, "formats:");
+	for (f = import_formats; f->name; f++)
+		fprintf(stderr, " %s", f->name);
+	fprintf(stderr, "%s\n", import_formats[0].name ? "" : " (none)");
+}
+
+static void from_import(struct record *r, const struct import_rec *in,
+			const char *format)
+{
+	struct error ignored = ERROR_INIT;
+	size_t i;
+
+	record_init(r);
+	r->metric = xstrdup(in->metric);
+	r->value = in->value;
+	r->unit = in->unit ? xstrdup(in->unit) : NULL;
+	if (in->better == IMPORT_BETTER_LOWER)
+		r->better = xstrdup("lower");
+	else if (in->better == IMPORT_BETTER_HIGHER)
+		r->better = xstrdup("higher");
+	r->stat = in->stat ? xstrdup(in->stat) : NULL;
+	if (in->samples && in->nsamples) {
+		r->samples = xmalloc(in->nsamples * sizeof(double));
+		memcpy(r->samples, in->samples, in->nsamples * sizeof(double));
+		r->nsamples = in->nsamples;
+		r->n = (long)in->nsamples;
+	}
+	/* an importer's pair without '=' has no key: left out */
+	for (i = 0; i < in->config.nr; i++)
+		record_config_parse(r, in->config.v[i], &ignored);
+	r->source = xstrdup(format);
+}
+
+static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *rev = NULL, *format = NULL, *backend = NULL;
+	const struct import_format *fmt = NULL;
+	struct import_set set = IMPORT_SET_INIT;
+	struct strvec config = STRVEC_INIT;
+	struct record *recs = NULL;
+	struct stamp s;
+	size_t i, n = 0;
+	int json = 0, status = 0;
+	const struct option opts[] = {
+		OPT_STRING(0, "format", &format, "F",
+			   "the input's format (default: detected)"),
+		OPT_STRING(0, "commit", &rev, "REV",
+			   "attach to REV (default HEAD)"),
+		OPT_LIST(0, "config", &config, "K=V",
+			 "added to every record; repeatable"),
+		OPT_STRING(0, "backend", &backend, "B",
+			   "the backend of the environment"),
+		OPT_BOOL(0, "json", &json, "print what was written as JSON"),
+		OPT_END(),
+	};
+	int argn = parse_options(argc, argv, opts, import_usage);
+
+	if (argn < 0)
+		return parse_options_status(argn);
+	if (argn != 1) {
+		status = usage_error(import_usage, opts,
+				     "wrong number of arguments");
+		goto out;
+	}
+	if (format && !(fmt = import_format_find(format))) {
+		status = usage_error(import_usage, opts, "unknown format '%s'",
+				     format);
+		print_formats();
+		goto out;
+	}
+	if (measure_cmd_campaign(ctx) < 0 ||
+	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
+		goto fail;
+	if (!set.nr) {
+		error_set(&ctx->err, GCAMP_EFATAL, "no measurements in '%s'",
+			  strcmp(argv[0], "-") ? argv[0] : "stdin");
+		goto fail;
+	}
+	if (stamp_init(&s, ctx, backend, &config, set.format) < 0)
+		goto fail;
+	for (i = 0; profilers[i]; i++)
+		if (!strcmp(profilers[i], set.format))
+			s.profiler = profilers[i];
+	recs = xcalloc(set.nr, sizeof(*recs));
+	for (n = 0; n < set.nr; n++)
+		from_import(&recs[n], &set.recs[n], set.format);
+	{
+		char what[64];
+
+		snprintf(what, sizeof(what), "from %s ", set.format);
+		status = write_records(ctx, rev, recs, n, &s, "measure import",
+				       what, json);
+	}
+	goto out;
+fail:
+	status = cmd_fail(ctx);
+out:
+	for (i = 0; i < n; i++)
+		record_release(&recs[i]);
+	free(recs);
+	import_set_release(&set);
+	strvec_clear(&config);
+	return status;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+} subs[] = {
+	{"add", cmd_measure_add},	  {"import", cmd_measure_import},
+	{"show", cmd_measure_show},	  {"log", cmd_measure_log},
+	{"compare", cmd_measure_compare},
+};
+
+int cmd_measure(int argc, const char **argv, struct ctx *ctx)
+{
+	size_t i;
+	int n;
+
+	if (argc < 2)
+		return usage_error(measure_usage, NULL, "no subcommand given");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		n = parse_options(argc, argv, NULL, measure_usage);
+		return parse_options_status(n);
+	}
+	for (i = 0; i < sizeof(subs) / sizeof(*subs); i++)
+		if (!strcmp(subs[i].name, argv[1]))
+			return subs[i].fn(argc - 1, argv + 1, ctx);
+	return usage_error(measure_usage, NULL,
+			   "'%s' is not a subcommand of 'measure'", argv[1]);
+}

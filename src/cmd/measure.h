@@ -1,0 +1,23 @@
+/* What the files of `git campaign measure` share: src/cmd/measure.c (the
+ * dispatch, add, import) and src/cmd/measure_read.c (show, log, compare). */
+#ifndef GCAMP_CMD_MEASURE_H
+#define GCAMP_CMD_MEASURE_H
+
+#include <git2.h>
+
+#include "core/ctx.h"
+
+extern const char *const measure_show_usage[];
+extern const char *const measure_log_usage[];
+extern const char *const measure_compare_usage[];
+
+/* The commit rev (NULL: HEAD) names; GCAMP_ENOTFOUND "unknown commit". */
+int measure_cmd_commit(git_oid *out, struct ctx *ctx, const char *rev);
+/* 0 in a campaign, else GCAMP_ENOTINIT with a hint. */
+int measure_cmd_campaign(struct ctx *ctx);
+
+int cmd_measure_show(int argc, const char **argv, struct ctx *ctx);
+int cmd_measure_log(int argc, const char **argv, struct ctx *ctx);
+int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx);
+
+#endif

@@ -1,0 +1,133 @@
+/* Measurements attached to commits: schema-1 lines in the notes of
+ * refs/notes/campaign (the durable, shareable record) and their index in
+ * the database table `measurement` (rebuilt from the notes at will). */
+#ifndef GCAMP_MEASURE_H
+#define GCAMP_MEASURE_H
+
+#include <git2.h>
+
+#include "core/ctx.h"
+#include "core/record.h"
+#include "core/stats.h"
+
+#define MEASURE_NOTES_REF "refs/notes/campaign"
+
+/*
+ * Appends recs[0..n) (complete records: record_check must pass) as lines
+ * of the note on commit, in ONE notes commit on refs/notes/campaign, and
+ * indexes them, in one step: the database transaction is opened first,
+ * the ref is moved by compare-and-swap on its old id (reflog message
+ * "campaign: WHY"), then the transaction is committed; when that commit
+ * fails the ref is moved back. So either both the note and the index hold
+ * the lines, or neither does. Lines equal to one another are written once.
+ * The index is brought up to date with the notes first (see
+ * measure_index_update). 0, or a negative code with ctx->err set.
+ */
+int measure_append(struct ctx *ctx, const git_oid *commit,
+		   const struct record *recs, size_t n, const char *why);
+
+/*
+ * Brings the measurement index in line with refs/notes/campaign. full=1
+ * rebuilds it from the notes alone (every row dropped and read again);
+ * full=0 is incremental: the notes commit the index reflects (meta key
+ * 'measurement.notes') is diffed against the ref's, and only the notes
+ * that changed are read again (a full rebuild when that commit is gone).
+ * Lines that are not schema-1 records are left out of the index (they stay
+ * in the notes). Used by `sync --reindex` (full=1) and after a sync.
+ */
+int measure_reindex(struct ctx *ctx, int full);
+
+/* measure_reindex(ctx, 0), skipped cheaply when the index is current.
+ * Every reader of the index calls it first. */
+int measure_index_update(struct ctx *ctx);
+
+/*
+ * Reads the note on commit straight from refs/notes/campaign: its
+ * schema-1 records into *out (an array the caller frees with
+ * measure_records_free), their count in *nout, and the number of lines that
+ * are not records in *nbad. No note: 0 with *nout = 0.
+ */
+int measure_read_note(struct record **out, size_t *nout, size_t *nbad,
+		      struct ctx *ctx, const git_oid *commit);
+
+/* Frees n records and the array. Accepts NULL. */
+void measure_records_free(struct record *recs, size_t n);
+
+#endif
+
+/* One commit's value in a series (measure log). */
+struct measure_point {
+	git_oid commit;
+	size_t group; /* index into measure_series.groups */
+	double value; /* median of the values of the commit's records */
+	size_t nrec;  /* how many records */
+};
+
+/* An (env, config) pair; "*" stands for any when crossing. */
+struct measure_group {
+	char *env;
+	char *config; /* canonical config JSON */
+};
+
+struct measure_series {
+	char *unit;   /* of the first record, or NULL */
+	char *better; /* likewise */
+	struct measure_group *groups;
+	size_t ngroups;
+	struct measure_point *pts; /* first-parent order, newest first */
+	size_t npts;
+};
+
+struct measure_log_opts {
+	const char *metric;
+	const char *range;	     /* "A..B", a revision, or NULL: HEAD */
+	const char *env;	     /* only this env; NULL: all (crossing) */
+	const cJSON *env_json;	     /* env's fingerprint JSON, or NULL */
+	const struct strvec *config; /* "k=v" every record must have */
+	int cross_config;	     /* allow several configs */
+};
+
+/*
+ * The series of metric along the first-parent history of o->range: one
+ * point per commit and group that has records. Only records of o->env
+ * (unless NULL) and of configs holding every o->config pair count. Refused
+ * with GCAMP_EREFUSED, naming the differing keys: records of several
+ * configs without o->cross_config; records of metric only on other
+ * machines. GCAMP_ENOTFOUND when metric has no records at all. Release
+ * *out with measure_series_release.
+ */
+int measure_log(struct measure_series *out, struct ctx *ctx,
+		const struct measure_log_opts *o);
+void measure_series_release(struct measure_series *s);
+
+/* One row of a comparison. */
+struct measure_cmp {
+	char *metric, *unit, *better; /* unit, better: NULL when unknown */
+	char *env;		      /* "*" when crossing environments */
+	char *config;		      /* canonical JSON, or "*" */
+	double *a, *b;		      /* pooled samples (a record without
+				       * samples counts as its value) */
+	size_t na, nb;
+	struct stats_compare st;
+};
+
+struct measure_compare_opts {
+	git_oid a, b;		      /* baseline, candidate */
+	const char *name_a, *name_b;  /* as the user wrote them */
+	const struct strvec *metrics; /* NULL or empty: every metric */
+	const struct strvec *config;  /* "k=v" every record must have */
+	int cross_env, cross_config;
+};
+
+/*
+ * Compares the records of each metric at o->a and o->b, read from the
+ * notes, grouped by env and config (unless crossed): one row per metric
+ * and group present at both. A metric present at both only in different
+ * groups is refused (GCAMP_EREFUSED) naming the env keys
+ * (fingerprint_diff_keys) and config keys that differ; a metric named in
+ * o->metrics and absent on one side is GCAMP_ENOTFOUND. Free *out with
+ * measure_cmp_free.
+ */
+int measure_compare(struct measure_cmp **out, size_t *nout, struct ctx *ctx,
+		    const struct measure_compare_opts *o);
+void measure_cmp_free(struct measure_cmp *c, size_t n);

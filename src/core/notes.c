@@ -1,0 +1,280 @@
+/* The notes trees of refs/notes/campaign: finding a commit's note through
+ * git's fan-out folders, writing a note with lines appended as one notes
+ * commit, and moving the ref by compare-and-swap. */
+#include "core/notes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/measure.h"
+#include "io/repo.h"
+#include "util/xalloc.h"
+
+#define HEXSZ GIT_OID_HEXSZ
+
+int notes_is_hex40(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len != HEXSZ)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!strchr("0123456789abcdef", s[i]))
+			return 0;
+	return 1;
+}
+
+static int is_hex_name(const char *s)
+{
+	return strspn(s, "0123456789abcdef") == strlen(s);
+}
+
+/* The tip of the notes ref: 0 with *exists set (0 when there is none). */
+int notes_tip(git_oid *out, int *exists, git_repository *repo,
+	      struct error *err)
+{
+	int rc = git_reference_name_to_id(out, repo, MEASURE_NOTES_REF);
+
+	*exists = rc == 0;
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return error_git(err, rc, "cannot read '%s'",
+				 MEASURE_NOTES_REF);
+	return 0;
+}
+
+int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
+		      struct error *err)
+{
+	git_commit *c = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = git_commit_lookup(&c, repo, id)) < 0 ||
+	    (rc = git_commit_tree(out, c)) < 0)
+		rc = error_git(err, rc, "cannot read notes commit '%s'",
+			       git_oid_tostr_s(id));
+	git_commit_free(c);
+	return rc;
+}
+
+/* 1 when tree holds a fan-out folder (two hex digits) */
+static int has_fanout(const git_tree *tree)
+{
+	size_t i, n = git_tree_entrycount(tree);
+
+	for (i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+		    strlen(name) == 2 && is_hex_name(name))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Finds the note of commit hex in a notes tree, following the fan-out
+ * subtrees git makes ("ab/cdef..."): 1 with the blob in *blob and its
+ * path in *path, or 0 when there is none; *path then holds the fan-out
+ * folder where a new note belongs ("" or "ab/" ...): the folders on the
+ * way, and a new one where its level has other fan-out folders.
+ */
+int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
+	       git_tree *root, const char *hex, struct error *err)
+{
+	git_tree *tree = root, *sub = NULL;
+	const git_tree_entry *e;
+	size_t off = 0;
+	int rc = 0;
+	char pre[3];
+
+	buf_reset(path);
+	for (;;) {
+		e = git_tree_entry_byname(tree, hex + off);
+		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			git_oid_cpy(blob, git_tree_entry_id(e));
+			buf_puts(path, hex + off);
+			rc = 1;
+			break;
+		}
+		if (off + 2 >= HEXSZ)
+			break;
+		memcpy(pre, hex + off, 2);
+		pre[2] = '\0';
+		e = git_tree_entry_byname(tree, pre);
+		if (!e && has_fanout(tree)) {
+			/* git fans out every note of a level alike */
+			buf_addf(path, "%s/", pre);
+			break;
+		}
+		if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+			break;
+		if ((rc = git_tree_lookup(&sub, repo, git_tree_entry_id(e))) <
+		    0) {
+			rc = error_git(err, rc, "cannot read the notes tree");
+			break;
+		}
+		if (tree != root)
+			git_tree_free(tree);
+		tree = sub;
+		sub = NULL;
+		buf_addf(path, "%s/", pre);
+		off += 2;
+	}
+	if (tree != root)
+		git_tree_free(tree);
+	return rc;
+}
+
+/* The committer of notes commits: as git, GIT_COMMITTER_NAME/EMAIL, else
+ * user.name/user.email, else a name that says who wrote it. */
+static int notes_signature(git_signature **out, struct ctx *ctx)
+{
+	const char *name = getenv("GIT_COMMITTER_NAME");
+	const char *email = getenv("GIT_COMMITTER_EMAIL");
+	struct gitcfg *cfg;
+	int rc;
+
+	if ((rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	if (!name || !*name)
+		gitcfg_get(&name, cfg, "user.name");
+	if (!email || !*email)
+		gitcfg_get(&email, cfg, "user.email");
+	rc = git_signature_now(out, name && *name ? name : "git-campaign",
+			       email && *email ? email
+					       : "git-campaign@localhost");
+	if (rc < 0)
+		return error_git(&ctx->err, rc, "cannot sign the notes commit");
+	return 0;
+}
+
+/* Moves the ref back to where it was, after the index failed. */
+void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
+		       const git_oid *new, const char *why)
+{
+	git_reference *ref = NULL;
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "campaign: %s (undone)", why);
+	if (existed) {
+		git_reference_create_matching(&ref, repo, MEASURE_NOTES_REF,
+					      old, 1, new, msg);
+	} else if (!git_reference_lookup(&ref, repo, MEASURE_NOTES_REF) &&
+		   git_reference_target(ref) &&
+		   git_oid_equal(git_reference_target(ref), new)) {
+		git_reference_delete(ref);
+	}
+	git_reference_free(ref);
+}
+
+/* Writes the new note blob, the notes tree and the notes commit. */
+int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
+		       const git_oid *tip, int exists, const char *hex,
+		       const struct strvec *lines, const char *keep,
+		       const char *why)
+{
+	git_tree *tree = NULL, *newtree = NULL;
+	git_commit *parent = NULL;
+	git_signature *sig = NULL;
+	git_blob *old = NULL;
+	struct buf path = BUF_INIT, data = BUF_INIT, msg = BUF_INIT;
+	git_tree_update upd;
+	git_oid blob_id, tree_id;
+	size_t i;
+	int rc, found = 0;
+
+	memset(&upd, 0, sizeof(upd));
+	if (exists &&
+	    ((rc = notes_commit_tree(&tree, repo, tip, &ctx->err)) < 0 ||
+	     (rc = notes_find(&blob_id, &path, repo, tree, hex, &ctx->err)) <
+		     0))
+		goto out;
+	found = exists && rc > 0;
+	if (found) {
+		if ((rc = git_blob_lookup(&old, repo, &blob_id)) < 0) {
+			rc = error_git(&ctx->err, rc,
+				       "cannot read the note on '%s'", hex);
+			goto out;
+		}
+		buf_add(&data, git_blob_rawcontent(old),
+			(size_t)git_blob_rawsize(old));
+		if (data.len && data.ptr[data.len - 1] != '\n')
+			buf_putc(&data, '\n');
+	} else {
+		/* a new note goes into the deepest fan-out folder there is
+		 * for it, as git would read it: "ab/cdef..." */
+		buf_puts(&path, hex + path.len / 3 * 2);
+	}
+	for (i = 0; i < lines->nr; i++)
+		if (keep[i]) {
+			buf_puts(&data, lines->v[i]);
+			buf_putc(&data, '\n');
+		}
+	if ((rc = git_blob_create_from_buffer(&blob_id, repo, data.ptr,
+					      data.len)) < 0) {
+		rc = error_git(&ctx->err, rc, "cannot write the note");
+		goto out;
+	}
+	upd.action = GIT_TREE_UPDATE_UPSERT;
+	git_oid_cpy(&upd.id, &blob_id);
+	upd.filemode = GIT_FILEMODE_BLOB;
+	upd.path = path.ptr;
+	if ((rc = git_tree_create_updated(&tree_id, repo, tree, 1, &upd)) < 0 ||
+	    (rc = git_tree_lookup(&newtree, repo, &tree_id)) < 0 ||
+	    (exists && (rc = git_commit_lookup(&parent, repo, tip)) < 0)) {
+		rc = error_git(&ctx->err, rc, "cannot write the notes tree");
+		goto out;
+	}
+	if ((rc = notes_signature(&sig, ctx)) < 0)
+		goto out;
+	buf_addf(&msg, "Notes added by 'git campaign %s'\n", why);
+	rc = git_commit_create(out, repo, NULL, sig, sig, NULL, msg.ptr,
+			       newtree, exists ? 1 : 0,
+			       (const git_commit **)&parent);
+	if (rc < 0)
+		rc = error_git(&ctx->err, rc, "cannot write the notes commit");
+out:
+	git_signature_free(sig);
+	git_commit_free(parent);
+	git_blob_free(old);
+	git_tree_free(newtree);
+	git_tree_free(tree);
+	buf_release(&path);
+	buf_release(&data);
+	buf_release(&msg);
+	return rc;
+}
+
+int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
+		   const git_oid *old, const git_oid *new, const char *why)
+{
+	git_reference *ref = NULL;
+	char msg[128];
+	int rc;
+
+	snprintf(msg, sizeof(msg), "campaign: %s", why);
+	if (existed)
+		rc = git_reference_create_matching(
+			&ref, repo, MEASURE_NOTES_REF, new, 1, old, msg);
+	else
+		rc = git_reference_create(&ref, repo, MEASURE_NOTES_REF, new, 0,
+					  msg);
+	git_reference_free(ref);
+	/* another writer moved the ref since we read it: try again */
+	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
+		return 1;
+	if (rc < 0) {
+		rc = error_git(&ctx->err, rc, "cannot update '%s'",
+			       MEASURE_NOTES_REF);
+		error_hint(&ctx->err,
+			   "nothing was written; if no other git "
+			   "is running, remove a stale '%s.lock'",
+			   MEASURE_NOTES_REF);
+	}
+	return rc;
+}

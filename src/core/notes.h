@@ -1,0 +1,61 @@
+/* The notes trees of refs/notes/campaign, as src/core/measure.c writes and
+ * reads them: a commit's note found through git's fan-out folders, lines
+ * appended as one notes commit, the ref moved by compare-and-swap. */
+#ifndef GCAMP_NOTES_H
+#define GCAMP_NOTES_H
+
+#include <git2.h>
+
+#include "core/ctx.h"
+#include "util/buf.h"
+#include "util/strvec.h"
+
+/* 1 when s (len bytes) is 40 lowercase hex digits. */
+int notes_is_hex40(const char *s, size_t len);
+
+/* The tip of refs/notes/campaign in *out, *exists 0 when there is none
+ * (not an error). */
+int notes_tip(git_oid *out, int *exists, git_repository *repo,
+	      struct error *err);
+
+/* The tree of notes commit id; the caller frees *out. */
+int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
+		      struct error *err);
+
+/*
+ * Finds the note of commit hex (40 digits) in a notes tree, following the
+ * fan-out folders git makes ("ab/cdef..."): 1 with the blob in *blob and
+ * its path in *path, or 0 when there is none; *path then holds the folder
+ * where a new note belongs ("" or "ab/" ...): the folders on the way, and
+ * a new one where its level has other fan-out folders, as git fans out
+ * every note of a level alike.
+ */
+int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
+	       git_tree *root, const char *hex, struct error *err);
+
+/*
+ * Writes the note of commit hex with the lines lines->v[i] whose keep[i]
+ * is set appended (each ending in a newline; a missing final newline of
+ * the old note is added), the notes tree, and a notes commit on tip (when
+ * exists) with the message "Notes added by 'git campaign WHY'", signed by
+ * GIT_COMMITTER_NAME/EMAIL, else user.name/email, else "git-campaign".
+ * Moves no ref. The new commit in *out.
+ */
+int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
+		       const git_oid *tip, int exists, const char *hex,
+		       const struct strvec *lines, const char *keep,
+		       const char *why);
+
+/* Moves refs/notes/campaign from old (existed: else it must not exist) to
+ * new, reflog "campaign: WHY". 0; 1 when another writer moved it first
+ * (nothing changed, no error); or a negative code (a lock held: the hint
+ * says so). */
+int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
+		   const git_oid *old, const git_oid *new, const char *why);
+
+/* Moves the ref back from new to old (or deletes it when !existed), when
+ * it is still at new; errors are ignored: used after a failed index. */
+void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
+		       const git_oid *new, const char *why);
+
+#endif
