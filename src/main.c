@@ -36,6 +36,8 @@ static const struct command commands[] = {
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
 	{"sync", cmd_sync, "exchange measurements with a remote"},
+	{"umbrella", cmd_umbrella,
+	 "update the umbrella issue on GitHub: its section, result comments"},
 	{"undo", cmd_undo, "restore the branches of the last stack operation"},
 };
 

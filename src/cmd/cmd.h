@@ -18,6 +18,7 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
 int cmd_sync(int argc, const char **argv, struct ctx *ctx);
+int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 int cmd_undo(int argc, const char **argv, struct ctx *ctx);
 
 /* One subcommand of a command with several ("stash save", "stack new"). */

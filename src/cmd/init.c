@@ -1,19 +1,51 @@
 /* git campaign init: start a campaign in this repository. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/campaign.h"
+#include "core/umbrella.h"
+#include "io/github.h"
 #include "util/options.h"
 
 static const char *const init_usage[] = {
 	"git campaign init [NAME] [--base BRANCH] [--remote REMOTE] "
-	"[--forge OWNER/REPO] [--umbrella N] [--force]",
+	"[--forge OWNER/REPO] [--umbrella N | --umbrella create] [--force]",
 	NULL,
 };
+
+/* --umbrella create: after the campaign is written, so that a GitHub
+ * failure leaves a started campaign without an umbrella, and says so */
+static int open_umbrella(struct ctx *ctx, struct campaign *c)
+{
+	struct umbrella_result r = {0};
+	struct github *gh = NULL;
+	struct db *db = NULL;
+	int rc;
+
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = github_open(&gh, c->forge_host, c->forge, db, &ctx->err)) <
+		    0 ||
+	    (rc = umbrella_create(&r, ctx, c, gh)) < 0) {
+		char old[sizeof(ctx->err.hint)];
+
+		snprintf(old, sizeof(old), "%s", ctx->err.hint);
+		error_hint(&ctx->err,
+			   "%s%sthe campaign was started without an umbrella "
+			   "issue; 'git campaign config umbrella N' sets one",
+			   old, *old ? "; " : "");
+	} else if (r.url) {
+		printf("Opened umbrella issue #%ld: %s\n", r.number, r.url);
+	}
+	umbrella_result_release(&r);
+	github_close(gh);
+	return rc;
+}
 
 int cmd_init(int argc, const char **argv, struct ctx *ctx)
 {
 	struct init_opts o = {0};
+	int create = 0;
 	struct campaign c;
 	const struct option opts[] = {
 		OPT_STRING(0, "base", &o.base, "BRANCH",
@@ -25,7 +57,8 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 			   "the forge repository (default: from the remote's "
 			   "URL)"),
 		OPT_STRING(0, "umbrella", &o.umbrella, "N",
-			   "the umbrella issue's number"),
+			   "the umbrella issue's number, or 'create' to open "
+			   "one on GitHub"),
 		OPT_BOOL(0, "force", &o.force,
 			 "set up again over an existing campaign"),
 		OPT_END(),
@@ -38,8 +71,16 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(init_usage, opts, "too many arguments");
 	if (n == 1)
 		o.name = argv[0];
+	if (o.umbrella && !strcmp(o.umbrella, "create")) {
+		create = 1;
+		o.umbrella = NULL;
+	}
 	if (campaign_init(&c, ctx, &o) < 0)
 		return cmd_fail(ctx);
+	if (create && open_umbrella(ctx, &c) < 0) {
+		campaign_release(&c);
+		return cmd_fail(ctx);
+	}
 	printf("Started campaign '%s'\n", c.name);
 	printf("  database  %s\n", db_path(ctx->db));
 	printf("  base      %s\n", c.base);

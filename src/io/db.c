@@ -109,6 +109,14 @@ static const char *const migrations[] = {
 	"  result TEXT NOT NULL,"
 	"  markdown TEXT NOT NULL"
 	") STRICT;",
+	/* 4: GitHub's ETags per URL (never a token), for conditional GETs */
+	"CREATE TABLE http_cache ("
+	"  url TEXT PRIMARY KEY,"
+	"  etag TEXT NOT NULL,"
+	"  body TEXT NOT NULL,"
+	"  link TEXT,"
+	"  at TEXT NOT NULL"
+	") STRICT;",
 };
 
 int db_schema_version(void)

@@ -91,6 +91,43 @@ static void migrates_from_version_0(void **state)
 	db_close(db);
 }
 
+/* schemas 3 and 4 add ab_run (A/B results) and http_cache (GitHub's
+ * ETags), and keep what 2 held */
+static void migrates_from_version_2(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("v2.db");
+	int v;
+
+	(void)state;
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
+	assert_int_equal(
+		db_exec(db,
+			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
+			"NULL, 'now');"
+			"DROP TABLE http_cache; DROP TABLE ab_run;"
+			" PRAGMA user_version = 2;",
+			&err),
+		0);
+	db_close(db);
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, 4);
+	assert_int_equal(
+		db_exec(db,
+			"INSERT INTO http_cache VALUES ('u', 'W/\"e\"', "
+			"'{}', NULL, 'now');"
+			"INSERT INTO ab_run VALUES (1, 'now', 'stash', 'w', "
+			"'~ 1.000', 0, '{}', '');"
+			"DELETE FROM pr WHERE branch = 'b1' AND "
+			"number = 7;",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	db_close(db);
+}
+
 static void missing_file_without_create(void **state)
 {
 	struct error err = ERROR_INIT;
@@ -190,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(memory_database_is_current),
 		cmocka_unit_test(migrates_from_version_0),
+		cmocka_unit_test(migrates_from_version_2),
 		cmocka_unit_test(missing_file_without_create),
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),

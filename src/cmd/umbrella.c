@@ -1,0 +1,187 @@
+/* git campaign umbrella sync|post: the umbrella issue through GitHub's REST
+ * API. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/umbrella.h"
+#include "io/github.h"
+#include "util/buf.h"
+#include "util/options.h"
+#include "util/xalloc.h"
+
+static const char *const umbrella_usage[] = {
+	"git campaign umbrella sync [--dry-run]",
+	"git campaign umbrella post [-m TEXT | -F FILE] RESULT",
+	NULL,
+};
+
+static void say_wait(long wait_ms, const char *why)
+{
+	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+}
+
+static int open_forge(struct github **gh, struct ctx *ctx,
+		      const struct campaign *c)
+{
+	struct db *db = NULL;
+
+	if (ctx_db(&db, ctx, 0) < 0 ||
+	    github_open(gh, c->forge_host, c->forge, db, &ctx->err) < 0)
+		return -1;
+	github_on_wait(*gh, say_wait);
+	return 0;
+}
+
+static int read_text(struct buf *out, const char *path, struct error *err)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char chunk[8192];
+	size_t n;
+
+	if (!fp)
+		return error_set(err, GCAMP_EFATAL, "cannot read '%s'", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 &&
+	       out->len < (1u << 20))
+		buf_add(out, chunk, n);
+	if (fp != stdin)
+		fclose(fp);
+	if (memchr(out->ptr, '\0', out->len))
+		return error_set(err, GCAMP_EUSAGE, "'%s' is not text", path);
+	return 0;
+}
+
+static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)
+{
+	struct umbrella_result r = {0};
+	struct github *gh = NULL;
+	struct buf section = BUF_INIT;
+	int rc = 0;
+
+	if (dry_run) {
+		if (umbrella_render(&section, ctx, c, 20) < 0) {
+			rc = cmd_fail(ctx);
+			goto out;
+		}
+		printf("%s\n%s%s\n", UMBRELLA_BEGIN, section.ptr, UMBRELLA_END);
+		goto out;
+	}
+	if (open_forge(&gh, ctx, c) < 0 || umbrella_sync(&r, ctx, c, gh) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (!r.changed)
+		printf("umbrella #%ld is up to date\n", r.number);
+	else if (r.appended)
+		printf("umbrella #%ld updated (the markers were missing: the "
+		       "section was added at the end)\n",
+		       r.number);
+	else
+		printf("umbrella #%ld updated\n", r.number);
+	if (r.folded)
+		printf("older measurements were folded to stay within "
+		       "GitHub's limit\n");
+	if (r.url)
+		printf("  %s\n", r.url);
+out:
+	umbrella_result_release(&r);
+	github_close(gh);
+	buf_release(&section);
+	return rc;
+}
+
+static int post(struct ctx *ctx, struct campaign *c, const char *name,
+		const char *msg, const char *file)
+{
+	struct umbrella_result r = {0};
+	struct github *gh = NULL;
+	struct buf text = BUF_INIT;
+	int rc = 0;
+
+	if (msg)
+		buf_puts(&text, msg);
+	else if (read_text(&text, file ? file : "-", &ctx->err) < 0)
+		goto fail;
+	if (!text.len) {
+		error_set(&ctx->err, GCAMP_EUSAGE, "nothing to post");
+		goto fail;
+	}
+	if (open_forge(&gh, ctx, c) < 0 ||
+	    umbrella_post(&r, ctx, c, gh, name, text.ptr) < 0)
+		goto fail;
+	printf("%s '%s' on umbrella #%ld\n",
+	       !r.changed   ? "unchanged:"
+	       : r.appended ? "posted"
+			    : "updated",
+	       name, r.number);
+	if (r.url)
+		printf("  %s\n", r.url);
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	umbrella_result_release(&r);
+	github_close(gh);
+	buf_release(&text);
+	return rc;
+}
+
+/* a result name goes into an HTML comment: keep it to one safe word */
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("-_./:#", *s)))
+			return 0;
+	return 1;
+}
+
+int cmd_umbrella(int argc, const char **argv, struct ctx *ctx)
+{
+	int dry_run = 0, rc;
+	const char *msg = NULL, *file = NULL;
+	struct campaign c;
+	const struct option opts[] = {
+		OPT_BOOL(0, "dry-run", &dry_run,
+			 "print the section instead of sending it"),
+		OPT_STRING('m', "message", &msg, "TEXT", "the comment's text"),
+		OPT_STRING('F', "file", &file, "FILE",
+			   "read the comment's text from FILE (- for stdin)"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, umbrella_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n < 1)
+		return usage_error(umbrella_usage, opts, "name a subcommand");
+	if (!strcmp(argv[0], "sync")) {
+		if (n != 1 || msg || file)
+			return usage_error(umbrella_usage, opts,
+					   "sync takes no arguments");
+	} else if (!strcmp(argv[0], "post")) {
+		if (n != 2 || dry_run || (msg && file))
+			return usage_error(umbrella_usage, opts,
+					   "post takes one RESULT and "
+					   "-m or -F");
+		if (!valid_name(argv[1]))
+			return usage_error(umbrella_usage, opts,
+					   "'%s' is not a result name "
+					   "(letters, digits, -_./:#)",
+					   argv[1]);
+	} else {
+		return usage_error(umbrella_usage, opts,
+				   "unknown subcommand '%s'", argv[0]);
+	}
+	if (campaign_load(&c, ctx) < 0)
+		return cmd_fail(ctx);
+	if (!strcmp(argv[0], "sync"))
+		rc = umbrella_sync_cmd(ctx, &c, dry_run);
+	else
+		rc = post(ctx, &c, argv[1], msg, file);
+	campaign_release(&c);
+	return rc;
+}

@@ -1,0 +1,383 @@
+/* The umbrella issue: render the campaign's section, splice it between the
+ * markers, keep within GitHub's body limits, and post marked comments. */
+#include "core/umbrella.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/gitcfg.h"
+#include "util/xalloc.h"
+
+size_t utf8_length(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	while (*p) {
+		int len = *p < 0x80		? 1
+			  : (*p & 0xe0) == 0xc0 ? 2
+			  : (*p & 0xf0) == 0xe0 ? 3
+			  : (*p & 0xf8) == 0xf0 ? 4
+						: 1;
+		int i;
+
+		for (i = 1; i < len; i++)
+			if ((p[i] & 0xc0) != 0x80) {
+				len = 1;
+				break;
+			}
+		p += len;
+		n++;
+	}
+	return n;
+}
+
+/* appends text (LF line ends) with each "\n" written as eol */
+static void add_with_eol(struct buf *out, const char *text, const char *eol)
+{
+	const char *nl;
+
+	while ((nl = strchr(text, '\n'))) {
+		buf_add(out, text, (size_t)(nl - text));
+		buf_puts(out, eol);
+		text = nl + 1;
+	}
+	buf_puts(out, text);
+}
+
+int splice_markers(struct buf *out, const char *body, const char *begin,
+		   const char *end, const char *section)
+{
+	const char *eol = strstr(body, "\r\n") ? "\r\n" : "\n";
+	const char *b = strstr(body, begin), *e;
+	size_t len = strlen(body);
+
+	buf_reset(out);
+	if (b) {
+		e = strstr(b + strlen(begin), end);
+		if (!e)
+			return -1;
+		buf_add(out, body, (size_t)(b - body));
+		buf_puts(out, begin);
+		buf_puts(out, eol);
+		add_with_eol(out, section, eol);
+		buf_puts(out, end);
+		buf_puts(out, e + strlen(end));
+		return 0;
+	}
+	buf_puts(out, body);
+	if (len) {
+		if (body[len - 1] != '\n')
+			buf_puts(out, eol);
+		buf_puts(out, eol);
+	}
+	buf_puts(out, begin);
+	buf_puts(out, eol);
+	add_with_eol(out, section, eol);
+	buf_puts(out, end);
+	buf_puts(out, eol);
+	return 1;
+}
+
+int umbrella_splice(struct buf *out, const char *body, const char *section)
+{
+	return splice_markers(out, body, UMBRELLA_BEGIN, UMBRELLA_END, section);
+}
+
+/* a markdown table cell: no pipes, no line breaks */
+static void add_cell(struct buf *out, const char *s)
+{
+	buf_puts(out, " ");
+	for (; s && *s; s++) {
+		if (*s == '|')
+			buf_puts(out, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			buf_putc(out, ' ');
+		else
+			buf_putc(out, *s);
+	}
+	buf_puts(out, " |");
+}
+
+static int render_prs(struct buf *out, struct db *db, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, n = 0;
+
+	if ((rc = db_prepare(&st, db,
+			     "SELECT number, branch, state FROM pr "
+			     "ORDER BY number",
+			     err)) < 0)
+		return rc;
+	buf_puts(out, "### Pull requests\n\n");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *state = (const char *)sqlite3_column_text(st, 2);
+
+		buf_addf(out, "- [%c] #%lld `%s` — %s\n",
+			 !strcmp(state, "merged") ? 'x' : ' ',
+			 (long long)sqlite3_column_int64(st, 0),
+			 (const char *)sqlite3_column_text(st, 1), state);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "cannot read the PR cache");
+	if (!n)
+		buf_puts(out, "No pull requests yet.\n");
+	buf_puts(out, "\n");
+	return 0;
+}
+
+static int render_measurements(struct buf *out, struct db *db, int max_rows,
+			       struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long total = 0;
+	int rc, n = 0;
+
+	if ((rc = db_prepare(&st, db, "SELECT count(*) FROM measurement",
+			     err)) < 0)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		total = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	buf_puts(out, "### Last measurements\n\n");
+	if (!total) {
+		buf_puts(out, "No measurements yet.\n\n");
+		return 0;
+	}
+	if ((rc = db_prepare(&st, db,
+			     "SELECT substr(commit_id, 1, 10), metric, value,"
+			     " coalesce(unit, ''), coalesce(arm, ''), env,"
+			     " config FROM measurement"
+			     " ORDER BY at DESC, commit_id, line LIMIT ?1",
+			     err)) < 0)
+		return rc;
+	sqlite3_bind_int(st, 1, max_rows);
+	buf_puts(out, "| commit | metric | value | unit | arm | machine | "
+		      "config |\n|---|---|---:|---|---|---|---|\n");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char v[64];
+		int i;
+
+		buf_puts(out, "|");
+		for (i = 0; i < 7; i++) {
+			if (i == 2) {
+				snprintf(v, sizeof(v), "%.6g",
+					 sqlite3_column_double(st, 2));
+				add_cell(out, v);
+			} else {
+				add_cell(out, (const char *)sqlite3_column_text(
+						      st, i));
+			}
+		}
+		buf_puts(out, "\n");
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "cannot read measurements");
+	if (total > n)
+		buf_addf(out,
+			 "\n_%lld older measurements folded: they are in "
+			 "the campaign's notes (`refs/notes/campaign`)._\n",
+			 total - n);
+	buf_puts(out, "\n");
+	return 0;
+}
+
+int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
+		    int max_rows)
+{
+	struct db *db;
+	int rc;
+
+	buf_reset(out);
+	if ((rc = ctx_db(&db, ctx, 0)) < 0)
+		return rc;
+	buf_addf(out, "## Campaign %s\n\n", c->name);
+	buf_addf(out, "Base branch `%s`.\n\n", c->base);
+	if ((rc = render_prs(out, db, &ctx->err)) < 0 ||
+	    (rc = render_measurements(out, db, max_rows, &ctx->err)) < 0)
+		return rc;
+	buf_puts(out, "<sub>Written by `git campaign umbrella sync`; edits "
+		      "between the markers are replaced.</sub>\n");
+	return 0;
+}
+
+void umbrella_result_release(struct umbrella_result *r)
+{
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+static int too_big(const char *s)
+{
+	return strlen(s) > UMBRELLA_MAX_BYTES ||
+	       utf8_length(s) > UMBRELLA_MAX_CHARS;
+}
+
+static int need_umbrella(const struct campaign *c, struct error *err)
+{
+	if (c->umbrella > 0)
+		return 0;
+	error_set(err, GCAMP_ENOTFOUND, "the campaign has no umbrella issue");
+	error_hint(err, "set its number with 'git campaign config umbrella N'");
+	return GCAMP_ENOTFOUND;
+}
+
+int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
+		  const struct campaign *c, struct github *gh)
+{
+	struct github_issue issue = {0}, after = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT;
+	int rc, rows = 20, spliced = 0;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_umbrella(c, &ctx->err)) < 0)
+		goto out;
+	out->number = c->umbrella;
+	if ((rc = github_issue_get(&issue, gh, c->umbrella, &ctx->err)) < 0)
+		goto out;
+	/* fold the oldest rows until GitHub would take the body */
+	for (;;) {
+		if ((rc = umbrella_render(&section, ctx, c, rows)) < 0)
+			goto out;
+		spliced = umbrella_splice(&body, issue.body, section.ptr);
+		if (spliced < 0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "issue #%ld has '%s' without '%s' "
+				       "after it",
+				       c->umbrella, UMBRELLA_BEGIN,
+				       UMBRELLA_END);
+			error_hint(&ctx->err, "fix the markers by hand; "
+					      "nothing was changed");
+			goto out;
+		}
+		if (!too_big(body.ptr))
+			break;
+		if (rows == 0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "issue #%ld would be %zu characters, "
+				       "over GitHub's limit of %d",
+				       c->umbrella, utf8_length(body.ptr),
+				       UMBRELLA_MAX_CHARS);
+			error_hint(&ctx->err, "shorten the text outside the "
+					      "git-campaign markers");
+			goto out;
+		}
+		rows /= 2;
+		out->folded = 1;
+	}
+	out->appended = spliced == 1;
+	if (!strcmp(body.ptr, issue.body)) {
+		out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+		goto out;
+	}
+	if ((rc = github_issue_set_body(&after, gh, c->umbrella, body.ptr,
+					&ctx->err)) < 0)
+		goto out;
+	out->changed = 1;
+	out->url = after.html_url ? xstrdup(after.html_url) : NULL;
+	if (strcmp(after.body, body.ptr)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "GitHub stored a different body for issue #%ld "
+			       "(%zu bytes sent, %zu kept)",
+			       c->umbrella, body.len, strlen(after.body));
+		error_hint(&ctx->err, "GitHub may have cut it; see %s",
+			   out->url ? out->url : "the issue");
+	}
+out:
+	github_issue_release(&issue);
+	github_issue_release(&after);
+	buf_release(&section);
+	buf_release(&body);
+	return rc;
+}
+
+int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
+		  const struct campaign *c, struct github *gh, const char *name,
+		  const char *text)
+{
+	struct github_comment *v = NULL, done = {0};
+	char *marker = xasprintf("<!-- git-campaign:result %s -->", name);
+	struct buf body = BUF_INIT;
+	size_t n = 0, i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_umbrella(c, &ctx->err)) < 0)
+		goto out;
+	out->number = c->umbrella;
+	buf_addf(&body, "%s\n%s", marker, text);
+	buf_rtrim(&body);
+	buf_putc(&body, '\n');
+	if (too_big(body.ptr)) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "the comment would be %zu characters, over "
+			       "GitHub's limit of %d",
+			       utf8_length(body.ptr), UMBRELLA_MAX_CHARS);
+		goto out;
+	}
+	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (strstr(v[i].body, marker))
+			break;
+	if (i < n && !strcmp(v[i].body, body.ptr)) {
+		out->url = v[i].html_url ? xstrdup(v[i].html_url) : NULL;
+		goto out;
+	}
+	if (i < n)
+		rc = github_comment_update(&done, gh, v[i].id, body.ptr,
+					   &ctx->err);
+	else
+		rc = github_comment_create(&done, gh, c->umbrella, body.ptr,
+					   marker, &ctx->err);
+	if (rc < 0)
+		goto out;
+	out->changed = 1;
+	out->appended = i == n;
+	out->url = done.html_url ? xstrdup(done.html_url) : NULL;
+out:
+	github_comments_free(v, n);
+	github_comment_release(&done);
+	buf_release(&body);
+	free(marker);
+	return rc;
+}
+
+int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
+		    struct campaign *c, struct github *gh)
+{
+	struct github_issue issue = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT;
+	struct gitcfg *cfg;
+	char *title = xasprintf("Campaign %s", c->name), num[32];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = umbrella_render(&section, ctx, c, 20)) < 0)
+		goto out;
+	umbrella_splice(&body, "", section.ptr);
+	if ((rc = github_issue_create(&issue, gh, title, body.ptr, &ctx->err)) <
+	    0)
+		goto out;
+	out->number = c->umbrella = issue.number;
+	out->changed = 1;
+	out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+	snprintf(num, sizeof(num), "%ld", issue.number);
+	if ((rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.umbrella", num, &ctx->err)) < 0)
+		error_hint(&ctx->err,
+			   "issue #%ld was opened; record it with 'git "
+			   "campaign config umbrella %ld'",
+			   issue.number, issue.number);
+out:
+	github_issue_release(&issue);
+	buf_release(&section);
+	buf_release(&body);
+	free(title);
+	return rc;
+}

@@ -1,0 +1,411 @@
+/* The GitHub REST client: base URL, headers, the ETag cache, pacing of
+ * writes and the retry loop (github_decide says what to do after each
+ * answer). The calls themselves are in github_api.c. */
+#include "io/github_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+#ifndef GCAMP_VERSION
+#define GCAMP_VERSION "unknown"
+#endif
+
+static long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return def;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	return errno || *end || n < 0 ? def : n;
+}
+
+int github_host_is_enterprise(const char *host)
+{
+	size_t n = strlen(host);
+
+	if (!strcasecmp(host, "github.com") ||
+	    !strcasecmp(host, "github.localhost"))
+		return 0;
+	if (n > 11 && !strcasecmp(host + n - 11, ".github.com"))
+		return 0;
+	if (n > 8 && !strcasecmp(host + n - 8, ".ghe.com"))
+		return 0;
+	return 1;
+}
+
+char *github_api_url(const char *host)
+{
+	const char *v = getenv("GIT_CAMPAIGN_API_URL");
+	size_t n;
+	char *s;
+
+	if (v && *v) {
+		s = xstrdup(v);
+		n = strlen(s);
+		while (n > 0 && s[n - 1] == '/')
+			s[--n] = '\0';
+		return s;
+	}
+	n = strlen(host);
+	if (!github_host_is_enterprise(host) && n > 8 &&
+	    !strcasecmp(host + n - 8, ".ghe.com"))
+		return xasprintf("https://api.%s", host);
+	if (!github_host_is_enterprise(host))
+		return xstrdup("https://api.github.com");
+	return xasprintf("https://%s/api/v3", host);
+}
+
+int github_open(struct github **out, const char *host, const char *forge,
+		struct db *db, struct error *err)
+{
+	struct github *gh = xcalloc(1, sizeof(*gh));
+	const char *h = getenv("GH_HOST");
+	char *token = NULL;
+	const char *slash;
+	int rc;
+
+	*out = NULL;
+	if (h && *h)
+		host = h;
+	if (!host || !*host)
+		host = "github.com";
+	if (!forge || !(slash = strchr(forge, '/'))) {
+		rc = error_set(err, GCAMP_ENOTFOUND,
+			       "the campaign names no forge repository");
+		error_hint(err, "set it with 'git campaign config forge "
+				"OWNER/REPO'");
+		goto out;
+	}
+	gh->db = db;
+	gh->repo = xstrdup(forge);
+	gh->owner = xstrndup(forge, (size_t)(slash - forge));
+	gh->api = github_api_url(host);
+	gh->write_gap_ms = env_long("GIT_CAMPAIGN_WRITE_GAP_MS", 1000);
+	gh->wait_cap_ms = env_long("GIT_CAMPAIGN_RATE_WAIT_MAX", 900) * 1000;
+	gh->secondary_ms = env_long("GIT_CAMPAIGN_SECONDARY_WAIT", 60) * 1000;
+	gh->backoff_ms = env_long("GIT_CAMPAIGN_BACKOFF_MS", 1000);
+	if ((rc = github_token(&token, host, err)) < 0)
+		goto out;
+	gh->auth = xasprintf("Authorization: Bearer %s", token);
+	if ((rc = http_new(&gh->http, err)) < 0)
+		goto out;
+	trace_printf("github: %s at %s\n", gh->repo, gh->api);
+	*out = gh;
+	gh = NULL;
+out:
+	if (token) {
+		memset(token, 0, strlen(token));
+		free(token);
+	}
+	github_close(gh);
+	return rc;
+}
+
+void github_close(struct github *gh)
+{
+	if (!gh)
+		return;
+	http_free(gh->http);
+	if (gh->auth) {
+		memset(gh->auth, 0, strlen(gh->auth));
+		free(gh->auth);
+	}
+	free(gh->api);
+	free(gh->repo);
+	free(gh->owner);
+	free(gh);
+}
+
+void github_on_wait(struct github *gh, github_wait_fn fn)
+{
+	gh->on_wait = fn;
+}
+
+int github_request_count(const struct github *gh)
+{
+	return gh->requests;
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; hay && *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
+enum github_action github_decide(const struct github_attempt *a, long *wait_ms)
+{
+	long s = a->status;
+
+	*wait_ms = 0;
+	if (s == 0 || s >= 500) {
+		if (a->attempt >= 3)
+			return GITHUB_FAIL;
+		*wait_ms = (long)a->attempt * a->attempt * a->backoff_unit_ms;
+		return GITHUB_BACKOFF;
+	}
+	if (s != 403 && s != 429)
+		return GITHUB_DONE;
+	if (a->retry_after && isdigit((unsigned char)*a->retry_after)) {
+		*wait_ms = strtol(a->retry_after, NULL, 10) * 1000;
+		return GITHUB_RATE;
+	}
+	if (a->remaining && !strcmp(a->remaining, "0") && a->reset) {
+		long long reset = strtoll(a->reset, NULL, 10);
+
+		*wait_ms = reset > a->now ? (long)(reset - a->now + 1) * 1000
+					  : 1000;
+		return GITHUB_RATE;
+	}
+	if (s == 429 || contains_nocase(a->body, "secondary rate")) {
+		int k = a->attempt > 1 ? a->attempt - 1 : 0;
+
+		*wait_ms = a->secondary_floor_ms << (k > 5 ? 5 : k);
+		return GITHUB_RATE;
+	}
+	return GITHUB_DONE; /* a real permission error */
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int github_pause(struct github *gh, int attempt)
+{
+	if (attempt < 3)
+		sleep_ms((long)attempt * attempt * gh->backoff_ms);
+	return GITHUB_EUNSURE;
+}
+
+/* GitHub asks for at least a second between content-creating requests */
+static void pace_write(struct github *gh)
+{
+	double gap = (double)gh->write_gap_ms / 1000.0, since;
+
+	if (gh->last_write > 0) {
+		since = now_s() - gh->last_write;
+		if (since < gap)
+			sleep_ms((long)((gap - since) * 1000.0));
+	}
+}
+
+/* the ETag cache: one row per URL (never the token) */
+static void cache_get(char **etag, char **body, char **link, struct github *gh,
+		      const char *url)
+{
+	sqlite3_stmt *st = NULL;
+	struct error ignore = ERROR_INIT;
+
+	*etag = *body = *link = NULL;
+	if (!gh->db || db_prepare(&st, gh->db,
+				  "SELECT etag, body, link FROM http_cache "
+				  "WHERE url = ?1",
+				  &ignore) < 0)
+		return;
+	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*etag = xstrdup((const char *)sqlite3_column_text(st, 0));
+		*body = xstrdup((const char *)sqlite3_column_text(st, 1));
+		if (sqlite3_column_type(st, 2) == SQLITE_TEXT)
+			*link = xstrdup(
+				(const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+}
+
+/* a failed cache write costs a later request, nothing else */
+static void cache_put(struct github *gh, const char *url, const char *etag,
+		      const char *body, const char *link)
+{
+	sqlite3_stmt *st = NULL;
+	struct error ignore = ERROR_INIT;
+
+	if (!gh->db || db_prepare(&st, gh->db,
+				  "INSERT OR REPLACE INTO http_cache "
+				  "(url, etag, body, link, at) VALUES (?1, ?2, "
+				  "?3, ?4, strftime('%Y-%m-%dT%H:%M:%SZ', "
+				  "'now'))",
+				  &ignore) < 0)
+		return;
+	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, etag, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, body, -1, SQLITE_STATIC);
+	if (link)
+		sqlite3_bind_text(st, 4, link, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+static int parse_body(cJSON **out, const struct http_response *r,
+		      const char *what, struct error *err)
+{
+	*out = NULL;
+	if (!r->body.len)
+		return 0;
+	*out = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+	if (!*out)
+		return error_set(err, GCAMP_EFATAL,
+				 "%s: GitHub's answer is not JSON", what);
+	return 0;
+}
+
+int github_call(cJSON **out, struct github *gh, const char *method,
+		const char *path, const char *body, const char *what,
+		long *status, char **next, struct error *err)
+{
+	struct http_response r = HTTP_RESPONSE_INIT;
+	struct http_request req = {0};
+	const char *hdrs[9];
+	char *url = NULL, *etag = NULL, *cached = NULL, *inm = NULL;
+	char *clink = NULL;
+	const char *link = NULL;
+	int is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST");
+	long waited = 0, wait_ms;
+	int attempt, rc = 0, n = 0, ccode;
+	struct error neterr = ERROR_INIT;
+
+	*out = NULL;
+	if (next)
+		*next = NULL;
+	url = strstr(path, "://") ? xstrdup(path)
+				  : xasprintf("%s%s", gh->api, path);
+	hdrs[n++] = "Accept: application/vnd.github+json";
+	hdrs[n++] = "X-GitHub-Api-Version: 2022-11-28";
+	hdrs[n++] = "User-Agent: git-campaign/" GCAMP_VERSION;
+	hdrs[n++] = gh->auth;
+	if (body)
+		hdrs[n++] = "Content-Type: application/json";
+	if (is_get) {
+		/* If-None-Match on GETs only: GitHub refuses it elsewhere */
+		cache_get(&etag, &cached, &clink, gh, url);
+		if (etag) {
+			inm = xasprintf("If-None-Match: %s", etag);
+			hdrs[n++] = inm;
+		}
+	}
+	hdrs[n] = NULL;
+	req.method = method;
+	req.url = url;
+	req.headers = hdrs;
+	req.body = body;
+	req.body_len = body ? strlen(body) : 0;
+	req.follow = is_get;
+	for (attempt = 1;; attempt++) {
+		struct github_attempt a = {0};
+		enum github_action act;
+
+		if (!is_get)
+			pace_write(gh);
+		error_clear(&neterr);
+		gh->requests++;
+		rc = http_send(&r, gh->http, &req, &ccode, &neterr);
+		if (!is_get)
+			gh->last_write = now_s();
+		a.status = rc < 0 ? 0 : r.status;
+		a.attempt = attempt;
+		a.retry_after = http_header(&r, "retry-after");
+		a.remaining = http_header(&r, "x-ratelimit-remaining");
+		a.reset = http_header(&r, "x-ratelimit-reset");
+		a.body = r.body.ptr;
+		a.now = (long long)time(NULL);
+		a.secondary_floor_ms = gh->secondary_ms;
+		a.backoff_unit_ms = gh->backoff_ms;
+		act = github_decide(&a, &wait_ms);
+		if (act == GITHUB_DONE)
+			break;
+		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post)) {
+			if (is_post) {
+				rc = GITHUB_EUNSURE;
+				goto out;
+			}
+			if (a.status)
+				rc = error_http(err, a.status, r.body.ptr,
+						what);
+			else
+				rc = error_set(err, neterr.code, "%s: %s", what,
+					       neterr.msg);
+			goto out;
+		}
+		if (act == GITHUB_RATE) {
+			if (waited + wait_ms > gh->wait_cap_ms) {
+				rc = error_set(err, GCAMP_EFATAL,
+					       "%s: GitHub's rate limit asks "
+					       "for a wait of %ld s, past the "
+					       "limit of %ld s",
+					       what, (wait_ms + 999) / 1000,
+					       gh->wait_cap_ms / 1000);
+				error_hint(err, "try again later, or raise "
+						"GIT_CAMPAIGN_RATE_WAIT_MAX "
+						"(seconds)");
+				goto out;
+			}
+			waited += wait_ms;
+			if (gh->on_wait)
+				gh->on_wait(wait_ms, "GitHub's rate limit");
+		}
+		trace_printf("github: try %d again in %ld ms\n", attempt + 1,
+			     wait_ms);
+		sleep_ms(wait_ms);
+	}
+	rc = 0;
+	if (status)
+		*status = r.status;
+	link = http_header(&r, "link");
+	if (r.status == 304 && cached) {
+		link = clink;
+		*out = cJSON_Parse(cached);
+		if (!*out)
+			rc = error_set(err, GCAMP_EFATAL, "%s: bad cache entry",
+				       what);
+	} else if (r.status < 200 || r.status > 299) {
+		rc = error_http(err, r.status, r.body.ptr, what);
+		goto out;
+	} else if ((rc = parse_body(out, &r, what, err)) == 0 &&
+		   (is_get || !strcmp(method, "PATCH")) &&
+		   http_header(&r, "etag")) {
+		/* a PATCH answers with the resource as a GET of its URL would:
+		 * the next GET can be a free 304 */
+		cache_put(gh, url, http_header(&r, "etag"), r.body.ptr, link);
+	}
+	if (rc == 0 && next && link)
+		*next = http_link_next(link);
+out:
+	http_response_release(&r);
+	free(url);
+	free(etag);
+	free(cached);
+	free(clink);
+	free(inm);
+	return rc;
+}

@@ -1,0 +1,551 @@
+/* The REST operations git-campaign uses (issues, comments, pull requests)
+ * and the mapping of GitHub's JSON onto our structures: only the fields that
+ * survive API version 2026-03-10 are read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/github_int.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+static char *jstr(const cJSON *o, const char *key)
+{
+	const char *s =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+static int jbool(const cJSON *o, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+int github_issue_from_json(struct github_issue *out, const cJSON *j)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "number");
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsNumber(n))
+		return -1;
+	out->number = (long)n->valuedouble;
+	out->state = jstr(j, "state");
+	out->title = jstr(j, "title");
+	out->body = jstr(j, "body");
+	if (!out->body)
+		out->body = xstrdup(""); /* GitHub sends null for none */
+	out->html_url = jstr(j, "html_url");
+	out->updated_at = jstr(j, "updated_at");
+	return 0;
+}
+
+void github_issue_release(struct github_issue *i)
+{
+	free(i->state);
+	free(i->title);
+	free(i->body);
+	free(i->html_url);
+	free(i->updated_at);
+	memset(i, 0, sizeof(*i));
+}
+
+int github_pr_from_json(struct github_pr *out, const cJSON *j)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "number");
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(j, "base");
+	const cJSON *head = cJSON_GetObjectItemCaseSensitive(j, "head");
+	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(j, "stack");
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsNumber(n))
+		return -1;
+	out->number = (long)n->valuedouble;
+	out->state = jstr(j, "state");
+	out->merged_at = jstr(j, "merged_at");
+	/* pull-request-simple (the list) has no "merged": merged_at tells */
+	out->merged = jbool(j, "merged") || out->merged_at;
+	out->base = jstr(base, "ref");
+	out->head = jstr(head, "ref");
+	out->head_label = jstr(head, "label");
+	out->title = jstr(j, "title");
+	out->body = jstr(j, "body");
+	if (!out->body)
+		out->body = xstrdup("");
+	out->draft = jbool(j, "draft");
+	out->html_url = jstr(j, "html_url");
+	out->updated_at = jstr(j, "updated_at");
+	out->stacked = stack && !cJSON_IsNull(stack);
+	return 0;
+}
+
+void github_pr_release(struct github_pr *p)
+{
+	free(p->state);
+	free(p->merged_at);
+	free(p->base);
+	free(p->head);
+	free(p->head_label);
+	free(p->title);
+	free(p->body);
+	free(p->html_url);
+	free(p->updated_at);
+	memset(p, 0, sizeof(*p));
+}
+
+void github_comment_release(struct github_comment *c)
+{
+	free(c->body);
+	free(c->html_url);
+	memset(c, 0, sizeof(*c));
+}
+
+void github_comments_free(struct github_comment *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; c && i < n; i++)
+		github_comment_release(&c[i]);
+	free(c);
+}
+
+static int comment_from_json(struct github_comment *out, const cJSON *j)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsNumber(id))
+		return -1;
+	out->id = (long long)id->valuedouble;
+	out->body = jstr(j, "body");
+	if (!out->body)
+		out->body = xstrdup("");
+	out->html_url = jstr(j, "html_url");
+	return 0;
+}
+
+static int bad_answer(struct error *err, const char *what)
+{
+	return error_set(err, GCAMP_EFATAL,
+			 "%s: GitHub's answer lacks the "
+			 "expected fields",
+			 what);
+}
+
+int github_issue_get(struct github_issue *out, struct github *gh, long number,
+		     struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues/%ld", gh->repo, number);
+	char what[96];
+	cJSON *j = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot read issue #%ld", number);
+	if ((rc = github_call(&j, gh, "GET", path, NULL, what, NULL, NULL,
+			      err)) < 0)
+		goto out;
+	if (github_issue_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(j);
+	free(path);
+	return rc;
+}
+
+int github_issue_set_body(struct github_issue *out, struct github *gh,
+			  long number, const char *body, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues/%ld", gh->repo, number);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	char what[96], *text = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot update issue #%ld", number);
+	cJSON_AddStringToObject(req, "body", body);
+	text = cJSON_PrintUnformatted(req);
+	if ((rc = github_call(&j, gh, "PATCH", path, text, what, NULL, NULL,
+			      err)) < 0)
+		goto out;
+	if (github_issue_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* the newest open issue with this title, for a POST that lost its answer */
+static int find_issue_by_title(struct github_issue *out, struct github *gh,
+			       const char *title, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues?state=open&sort=created&"
+			       "direction=desc&per_page=30",
+			       gh->repo);
+	cJSON *j = NULL, *e;
+	int rc;
+
+	if ((rc = github_call(&j, gh, "GET", path, NULL, "cannot list issues",
+			      NULL, NULL, err)) < 0)
+		goto out;
+	rc = GCAMP_ENOTFOUND;
+	cJSON_ArrayForEach(e, j)
+	{
+		const char *t = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(e, "title"));
+
+		if (t && !strcmp(t, title) &&
+		    !cJSON_GetObjectItemCaseSensitive(e, "pull_request")) {
+			rc = github_issue_from_json(out, e) < 0
+				     ? GCAMP_ENOTFOUND
+				     : 0;
+			break;
+		}
+	}
+out:
+	cJSON_Delete(j);
+	free(path);
+	return rc;
+}
+
+int github_issue_create(struct github_issue *out, struct github *gh,
+			const char *title, const char *body, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues", gh->repo);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	const char *what = "cannot open the umbrella issue";
+	char *text;
+	int rc = 0, tries;
+
+	memset(out, 0, sizeof(*out));
+	cJSON_AddStringToObject(req, "title", title);
+	cJSON_AddStringToObject(req, "body", body);
+	text = cJSON_PrintUnformatted(req);
+	for (tries = 1; tries <= 3; tries++) {
+		rc = github_call(&j, gh, "POST", path, text, what, NULL, NULL,
+				 err);
+		if (rc != GITHUB_EUNSURE)
+			break;
+		/* it may exist already: look before posting again */
+		if ((rc = find_issue_by_title(out, gh, title, err)) !=
+		    GCAMP_ENOTFOUND)
+			goto out;
+		rc = github_pause(gh, tries);
+	}
+	if (rc == GITHUB_EUNSURE)
+		rc = error_set(err, GCAMP_EFATAL,
+			       "%s: no answer or a server error, 3 times",
+			       what);
+	if (rc < 0)
+		goto out;
+	if (github_issue_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+int github_comments_list(struct github_comment **out, size_t *n,
+			 struct github *gh, long number, struct error *err)
+{
+	char *url = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
+			      gh->repo, number);
+	struct github_comment *v = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc = 0, pages = 0;
+
+	while (url) {
+		cJSON *j = NULL, *e;
+		char *next = NULL;
+
+		if (++pages > 100) {
+			rc = error_set(err, GCAMP_EFATAL,
+				       "issue #%ld has too many comments",
+				       number);
+			break;
+		}
+		rc = github_call(&j, gh, "GET", url, NULL,
+				 "cannot list the comments", NULL, &next, err);
+		free(url);
+		url = next;
+		if (rc < 0)
+			break;
+		cJSON_ArrayForEach(e, j)
+		{
+			if (nr == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				v = xrealloc(v, alloc * sizeof(*v));
+			}
+			if (comment_from_json(&v[nr], e) == 0)
+				nr++;
+		}
+		cJSON_Delete(j);
+	}
+	free(url);
+	if (rc < 0) {
+		github_comments_free(v, nr);
+		v = NULL;
+		nr = 0;
+	}
+	*out = v;
+	*n = nr;
+	return rc;
+}
+
+static int find_comment(struct github_comment *out, struct github *gh,
+			long number, const char *marker, struct error *err)
+{
+	struct github_comment *v = NULL;
+	size_t n = 0, i;
+	int rc;
+
+	if ((rc = github_comments_list(&v, &n, gh, number, err)) < 0)
+		return rc;
+	rc = GCAMP_ENOTFOUND;
+	for (i = n; i-- > 0;)
+		if (strstr(v[i].body, marker)) {
+			*out = v[i];
+			memset(&v[i], 0, sizeof(v[i]));
+			rc = 0;
+			break;
+		}
+	github_comments_free(v, n);
+	return rc;
+}
+
+int github_comment_create(struct github_comment *out, struct github *gh,
+			  long number, const char *body, const char *marker,
+			  struct error *err)
+{
+	char *path =
+		xasprintf("/repos/%s/issues/%ld/comments", gh->repo, number);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	char what[96], *text;
+	int rc = 0, tries;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot comment on issue #%ld", number);
+	cJSON_AddStringToObject(req, "body", body);
+	text = cJSON_PrintUnformatted(req);
+	for (tries = 1; tries <= 3; tries++) {
+		rc = github_call(&j, gh, "POST", path, text, what, NULL, NULL,
+				 err);
+		if (rc != GITHUB_EUNSURE)
+			break;
+		if ((rc = find_comment(out, gh, number, marker, err)) !=
+		    GCAMP_ENOTFOUND)
+			goto out;
+		rc = github_pause(gh, tries);
+	}
+	if (rc == GITHUB_EUNSURE)
+		rc = error_set(err, GCAMP_EFATAL,
+			       "%s: no answer or a server error, 3 times",
+			       what);
+	if (rc < 0)
+		goto out;
+	if (comment_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+int github_comment_update(struct github_comment *out, struct github *gh,
+			  long long id, const char *body, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	char *text;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	cJSON_AddStringToObject(req, "body", body);
+	text = cJSON_PrintUnformatted(req);
+	if ((rc = github_call(&j, gh, "PATCH", path, text,
+			      "cannot update a comment", NULL, NULL, err)) < 0)
+		goto out;
+	if (comment_from_json(out, j) < 0)
+		rc = bad_answer(err, "cannot update a comment");
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* branch names go into a query: escape what is not unreserved */
+static void add_escaped(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("-._~/", c))
+			buf_putc(b, (char)c);
+		else
+			buf_addf(b, "%%%02X", c);
+	}
+}
+
+int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
+		   struct error *err)
+{
+	struct buf path = BUF_INIT;
+	cJSON *j = NULL, *e;
+	char *label = xasprintf("%s:%s", gh->owner, branch);
+	char what[300];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot look up the PR of '%s'", branch);
+	/* head must be OWNER:BRANCH; a bare name is silently ignored */
+	buf_addf(&path,
+		 "/repos/%s/pulls?state=all&per_page=100&head=", gh->repo);
+	add_escaped(&path, gh->owner);
+	buf_puts(&path, "%3A");
+	add_escaped(&path, branch);
+	if ((rc = github_call(&j, gh, "GET", path.ptr, NULL, what, NULL, NULL,
+			      err)) < 0)
+		goto out;
+	rc = GCAMP_ENOTFOUND;
+	/* the first (newest) whose head is really ours */
+	cJSON_ArrayForEach(e, j)
+	{
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "head");
+		const char *l = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(h, "label"));
+
+		if (l && !strcmp(l, label) &&
+		    github_pr_from_json(out, e) == 0) {
+			rc = 0;
+			break;
+		}
+	}
+out:
+	cJSON_Delete(j);
+	buf_release(&path);
+	free(label);
+	return rc;
+}
+
+int github_pr_get(struct github_pr *out, struct github *gh, long number,
+		  struct error *err)
+{
+	char *path = xasprintf("/repos/%s/pulls/%ld", gh->repo, number);
+	char what[96];
+	cJSON *j = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot read PR #%ld", number);
+	if ((rc = github_call(&j, gh, "GET", path, NULL, what, NULL, NULL,
+			      err)) < 0)
+		goto out;
+	if (github_pr_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(j);
+	free(path);
+	return rc;
+}
+
+int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
+		     const char *base, const char *title, const char *body,
+		     int draft, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/pulls", gh->repo);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	struct error e422 = ERROR_INIT;
+	char what[300], *text;
+	long status = 0;
+	int rc = 0, tries;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot open a PR for '%s'", head);
+	cJSON_AddStringToObject(req, "title", title);
+	cJSON_AddStringToObject(req, "head", head);
+	cJSON_AddStringToObject(req, "base", base);
+	cJSON_AddStringToObject(req, "body", body);
+	cJSON_AddBoolToObject(req, "draft", draft);
+	text = cJSON_PrintUnformatted(req);
+	for (tries = 1; tries <= 3; tries++) {
+		error_clear(&e422);
+		rc = github_call(&j, gh, "POST", path, text, what, &status,
+				 NULL, &e422);
+		if (rc == 0)
+			break;
+		/* "A pull request already exists": use it; other errors and
+		 * a lost answer: look before posting again */
+		if (rc != GITHUB_EUNSURE &&
+		    !(strstr(e422.msg, "HTTP 422") &&
+		      strstr(e422.msg, "already exists"))) {
+			*err = e422;
+			goto out;
+		}
+		if ((rc = github_pr_find(out, gh, head, err)) !=
+		    GCAMP_ENOTFOUND)
+			goto out;
+		error_clear(err);
+		if (strstr(e422.msg, "already exists")) {
+			*err = e422;
+			rc = e422.code;
+			goto out;
+		}
+		rc = github_pause(gh, tries);
+	}
+	if (rc == GITHUB_EUNSURE)
+		rc = error_set(err, GCAMP_EFATAL,
+			       "%s: no answer or a server error, 3 times",
+			       what);
+	if (rc < 0)
+		goto out;
+	if (github_pr_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
+
+int github_pr_update(struct github_pr *out, struct github *gh, long number,
+		     const char *title, const char *body, const char *base,
+		     struct error *err)
+{
+	char *path = xasprintf("/repos/%s/pulls/%ld", gh->repo, number);
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	char what[96], *text;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot update PR #%ld", number);
+	if (title)
+		cJSON_AddStringToObject(req, "title", title);
+	if (body)
+		cJSON_AddStringToObject(req, "body", body);
+	if (base)
+		cJSON_AddStringToObject(req, "base", base);
+	text = cJSON_PrintUnformatted(req);
+	if ((rc = github_call(&j, gh, "PATCH", path, text, what, NULL, NULL,
+			      err)) < 0)
+		goto out;
+	if (github_pr_from_json(out, j) < 0)
+		rc = bad_answer(err, what);
+out:
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc;
+}
