@@ -1,7 +1,8 @@
 #!/bin/sh
 # A terminal session with git campaign, played in a throwaway repository:
-# init, status, config, a stacked branch that falls behind its parent,
-# named stashes, and a same-build A/B of a small C program (examples/ab/)
+# init, status, config, a stack restacked after its parent is amended,
+# measurements with the machine's fingerprint, named stashes, and a
+# same-build A/B of a small C program (examples/ab/)
 # with a control and an iteration sweep.
 #
 # usage: examples/demo.sh PATH/TO/git-campaign
@@ -94,26 +95,29 @@ step 'git campaign config'
 step 'git campaign config umbrella 43'
 step 'git campaign config umbrella'
 
-say "a stack: fusion/raycast on fusion/tsdf on develop, recorded by hand"
-step 'git config branch.fusion/tsdf.campaignParent develop'
-step 'git config branch.fusion/tsdf.campaignParentTip "$(git rev-parse develop)"'
-step 'git switch -q -c fusion/raycast'
+say "a stack: fusion/tsdf on develop, fusion/raycast on fusion/tsdf"
+step 'git campaign stack adopt fusion/tsdf --on develop'
+step 'git campaign stack new fusion/raycast'
 step 'echo "/* ray casting */" > raycast.c'
 step 'git add raycast.c && git commit -q -m "Ray-cast the TSDF"'
-step 'git config branch.fusion/raycast.campaignParent fusion/tsdf'
-step 'git config branch.fusion/raycast.campaignParentTip "$(git rev-parse fusion/tsdf)"'
-step 'git campaign status'
+step 'git campaign stack show'
 
-say "the parent moves on: fusion/raycast needs a restack"
+say "the parent is amended: fusion/raycast needs a restack"
 step 'git switch -q fusion/tsdf'
 step 'echo "/* truncate at 3 voxels */" >> tsdf.c'
-step 'git commit -q -a -m "Truncate the TSDF at three voxels"'
-step 'git switch -q fusion/raycast'
-step 'git campaign status'
+step 'git commit -q -a --amend -m "Integrate depth into the TSDF, truncated at three voxels"'
 step 'git campaign status --short'
-step 'git campaign status --json'
+step 'git campaign stack restack --all'
+step 'git campaign stack show --json'
+step 'git log --oneline --graph --all'
+
+say "numbers attached to commits, keyed by this machine's fingerprint"
+step 'git campaign env'
+step 'git campaign measure add raycast_ms 12.4 --unit ms --samples 12.6,12.4,12.3,12.5,12.4'
+step 'git campaign measure show'
 
 say "named stashes: saved and restored by name, never stash@{0} by accident"
+step 'git switch -q fusion/raycast'
 step 'echo "/* work in progress */" >> raycast.c'
 step 'git campaign stash save raycast-wip -m "try a coarser step"'
 step 'git campaign stash list'

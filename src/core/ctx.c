@@ -1,6 +1,8 @@
 /* Lazily opened resources of one command. */
 #include "core/ctx.h"
 
+#include "io/signature.h"
+
 #include <stdlib.h>
 
 #include "io/repo.h"
@@ -77,6 +79,16 @@ int ctx_db(struct db **out, struct ctx *ctx, int flags)
 	}
 	*out = ctx->db;
 	return 0;
+}
+
+int ctx_signature(git_signature **out, struct ctx *ctx, int who)
+{
+	struct gitcfg *cfg;
+	int rc;
+
+	if ((rc = ctx_config(&cfg, ctx)) < 0)
+		return rc;
+	return signature_now(out, cfg, who, &ctx->err);
 }
 
 void ctx_release(struct ctx *ctx)

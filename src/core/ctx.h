@@ -32,6 +32,10 @@ int ctx_config(struct gitcfg **out, struct ctx *ctx);
 int ctx_db(struct db **out, struct ctx *ctx, int flags);
 /* The database path ctx_db() uses; the caller frees it. */
 int ctx_db_path(char **out, struct ctx *ctx);
+/* A signature for a commit or reflog entry made now (see signature_now in
+ * src/io/signature.h: who is SIG_AUTHOR, SIG_COMMITTER or SIG_TOOL). The
+ * caller frees *out with git_signature_free(). */
+int ctx_signature(git_signature **out, struct ctx *ctx, int who);
 /* Releases everything ctx opened and forgets its error. */
 void ctx_release(struct ctx *ctx);
 

@@ -3,6 +3,8 @@
  * commit, and moving the ref by compare-and-swap. */
 #include "core/notes.h"
 
+#include "io/signature.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,29 +132,6 @@ int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
 	return rc;
 }
 
-/* The committer of notes commits: as git, GIT_COMMITTER_NAME/EMAIL, else
- * user.name/user.email, else a name that says who wrote it. */
-static int notes_signature(git_signature **out, struct ctx *ctx)
-{
-	const char *name = getenv("GIT_COMMITTER_NAME");
-	const char *email = getenv("GIT_COMMITTER_EMAIL");
-	struct gitcfg *cfg;
-	int rc;
-
-	if ((rc = ctx_config(&cfg, ctx)) < 0)
-		return rc;
-	if (!name || !*name)
-		gitcfg_get(&name, cfg, "user.name");
-	if (!email || !*email)
-		gitcfg_get(&email, cfg, "user.email");
-	rc = git_signature_now(out, name && *name ? name : "git-campaign",
-			       email && *email ? email
-					       : "git-campaign@localhost");
-	if (rc < 0)
-		return error_git(&ctx->err, rc, "cannot sign the notes commit");
-	return 0;
-}
-
 /* Moves the ref back to where it was, after the index failed. */
 void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
 		       const git_oid *new, const char *why)
@@ -230,7 +209,7 @@ int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 		rc = error_git(&ctx->err, rc, "cannot write the notes tree");
 		goto out;
 	}
-	if ((rc = notes_signature(&sig, ctx)) < 0)
+	if ((rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0)
 		goto out;
 	buf_addf(&msg, "Notes added by 'git campaign %s'\n", why);
 	rc = git_commit_create(out, repo, NULL, sig, sig, NULL, msg.ptr,

@@ -9,6 +9,7 @@
 #include "core/stack.h"
 #include "core/stackop.h"
 #include "io/repo.h"
+#include "io/signature.h"
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -564,12 +565,9 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 				git_error_clear();
 				continue;
 			}
-			if (!sig && git_signature_default(&sig, repo) < 0 &&
-			    git_signature_now(&sig, "git-campaign",
-					      "git-campaign@localhost") < 0) {
+			if (!sig &&
+			    (rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0) {
 				git_note_free(note);
-				rc = error_git(&ctx->err, -1,
-					       "cannot make a signature");
 				goto out;
 			}
 			git_commit_free(nc);

@@ -13,6 +13,7 @@
 #include "core/journal.h"
 #include "core/stack.h"
 #include "io/repo.h"
+#include "io/signature.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -549,12 +550,8 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse)
 	refs = cJSON_GetObjectItemCaseSensitive(op->apply, "refs");
 	msg = xasprintf("campaign: %s%s #%lld", inverse ? "abort " : "",
 			op->kind, op->id);
-	if (git_signature_default(&sig, repo) < 0 &&
-	    git_signature_now(&sig, "git-campaign", "git-campaign@localhost") <
-		    0) {
-		rc = error_git(&ctx->err, -1, "cannot make a signature");
+	if ((rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0)
 		goto out;
-	}
 	git_error_clear();
 	if ((rc = git_transaction_new(&tx, repo)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot start a ref transaction");

@@ -10,6 +10,7 @@
 
 #include "core/notesmerge.h"
 #include "io/proc.h"
+#include "io/signature.h"
 #include "io/repo.h"
 #include "util/strvec.h"
 #include "util/trace.h"
@@ -202,29 +203,6 @@ out:
 	return rc;
 }
 
-/* The identity of the merge commits: git's environment, then user.name and
- * user.email, then a fixed one (a notes merge should not fail for want of
- * a name). */
-static int signature(git_signature **out, struct syncer *s)
-{
-	struct gitcfg *cfg = NULL;
-	const char *name = getenv("GIT_COMMITTER_NAME");
-	const char *email = getenv("GIT_COMMITTER_EMAIL");
-	int rc;
-
-	if (ctx_config(&cfg, s->ctx) < 0)
-		return s->ctx->err.code;
-	if (!name || !*name)
-		if (gitcfg_get(&name, cfg, "user.name") < 0 || !*name)
-			name = "git-campaign";
-	if (!email || !*email)
-		if (gitcfg_get(&email, cfg, "user.email") < 0)
-			email = "git-campaign@localhost";
-	if ((rc = git_signature_now(out, name, email)) < 0)
-		return error_git(&s->ctx->err, rc, "cannot make a signature");
-	return 0;
-}
-
 static void backoff(int round);
 
 /* Step 2: merge the fetched notes into ours and move our ref by
@@ -241,7 +219,7 @@ static int merge(struct syncer *s, const git_oid **tip, git_oid *tip_store,
 
 	buf_addf(&msg, "Notes merged by 'git campaign sync' from '%s'\n",
 		 s->remote);
-	if ((rc = signature(&sig, s)) < 0)
+	if ((rc = ctx_signature(&sig, s->ctx, SIG_TOOL)) < 0)
 		goto out;
 	/* another writer (measure add) may move our ref between read and
 	 * swap: then read it again and redo the merge */

@@ -87,6 +87,7 @@ int signature_now(git_signature **out, struct gitcfg *cfg, int who,
 		  struct error *err)
 {
 	const char *w = who == SIG_AUTHOR ? "AUTHOR" : "COMMITTER";
+	int tool = who == SIG_TOOL;
 	char key[32];
 	const char *name, *email, *date;
 	git_time_t t;
@@ -98,10 +99,14 @@ int signature_now(git_signature **out, struct gitcfg *cfg, int who,
 	email = getenv(key);
 	snprintf(key, sizeof(key), "GIT_%s_DATE", w);
 	date = getenv(key);
-	if (!name || !*name)
+	if ((!name || !*name) && cfg)
 		gitcfg_get(&name, cfg, "user.name");
-	if (!email || !*email)
+	if ((!email || !*email) && cfg)
 		gitcfg_get(&email, cfg, "user.email");
+	if (tool && (!name || !*name))
+		name = "git-campaign";
+	if (tool && (!email || !*email))
+		email = "git-campaign@localhost";
 	if (!name || !*name || !email || !*email) {
 		error_set(err, GCAMP_EFATAL,
 			  "cannot make a commit: no identity (user.name and "

@@ -9,12 +9,19 @@
 #include "io/gitcfg.h"
 #include "util/error.h"
 
-enum { SIG_AUTHOR, SIG_COMMITTER };
+enum {
+	SIG_AUTHOR,
+	SIG_COMMITTER,
+	SIG_TOOL, /* the committer, else "git-campaign
+		   * <git-campaign@localhost>": for what the tool writes for
+		   * itself (notes, reflogs) */
+};
 
 /* The author or committer signature: GIT_<WHO>_NAME, _EMAIL and _DATE
  * from the environment, else user.name and user.email from cfg and the
- * current time. A missing identity is an error with git's hint. The caller
- * frees *out with git_signature_free(). */
+ * current time. A missing identity is an error with git's hint, except
+ * with SIG_TOOL, which falls back to the tool's own. The caller frees *out
+ * with git_signature_free(). */
 int signature_now(git_signature **out, struct gitcfg *cfg, int who,
 		  struct error *err);
 
