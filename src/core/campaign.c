@@ -11,6 +11,7 @@
 #include "core/fingerprint.h"
 #include "core/forge.h"
 #include "core/journal.h"
+#include "core/notes.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -464,7 +465,8 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	if (o->force && (rc = unset_stale(cfg, out, &ctx->err)) < 0)
 		goto fail;
 	if ((rc = gitcfg_ensure(cfg, "notes.rewriteRef", "refs/notes/campaign",
-				&ctx->err)) < 0)
+				&ctx->err)) < 0 ||
+	    (rc = notes_start(ctx, repo)) < 0)
 		goto fail;
 	if ((rc = gitcfg_set(cfg, "campaign.name", out->name, &ctx->err)) < 0)
 		goto fail;

@@ -257,3 +257,42 @@ int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 	}
 	return rc;
 }
+
+int notes_start(struct ctx *ctx, git_repository *repo)
+{
+	git_treebuilder *tb = NULL;
+	git_signature *sig = NULL;
+	git_reference *ref = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_id, id;
+	int rc;
+
+	if (!git_reference_lookup(&ref, repo, MEASURE_NOTES_REF)) {
+		git_reference_free(ref);
+		return 0;
+	}
+	if ((rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0)
+		return rc;
+	if ((rc = git_treebuilder_new(&tb, repo, NULL)) < 0 ||
+	    (rc = git_treebuilder_write(&tree_id, tb)) < 0 ||
+	    (rc = git_tree_lookup(&tree, repo, &tree_id)) < 0 ||
+	    (rc = git_commit_create(&id, repo, NULL, sig, sig, NULL,
+				    "Notes of git campaign\n", tree, 0, NULL)) <
+		    0)
+		goto fail;
+	rc = git_reference_create(&ref, repo, MEASURE_NOTES_REF, &id, 0,
+				  "campaign: init");
+	if (rc == GIT_EEXISTS) /* another writer was first: as good */
+		rc = 0;
+	if (rc < 0)
+		goto fail;
+	goto out;
+fail:
+	rc = error_git(&ctx->err, rc, "cannot create '%s'", MEASURE_NOTES_REF);
+out:
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_treebuilder_free(tb);
+	git_signature_free(sig);
+	return rc;
+}

@@ -46,6 +46,12 @@ int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 		       const struct strvec *lines, const char *keep,
 		       const char *why);
 
+/* Creates refs/notes/campaign as a notes commit with no notes when it does
+ * not exist, so that git, told by notes.rewriteRef to carry its notes on
+ * amend and rebase, finds it (a missing one makes every `git commit
+ * --amend` warn "notes ref refs/notes/campaign is invalid"). */
+int notes_start(struct ctx *ctx, git_repository *repo);
+
 /* Moves refs/notes/campaign from old (existed: else it must not exist) to
  * new, reflog "campaign: WHY". 0; 1 when another writer moved it first
  * (nothing changed, no error); or a negative code (a lock held: the hint

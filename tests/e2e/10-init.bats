@@ -22,6 +22,26 @@ setup() {
 	assert_file_exists .git/campaign/campaign.db
 }
 
+@test "an amend right after init carries notes without a warning" {
+	make_repo r develop
+	cd r
+	git campaign init kfusion >/dev/null
+	# the notes ref exists, empty, so git finds what notes.rewriteRef names
+	[ -z "$(git notes --ref campaign list)" ]
+	echo x >f
+	git add f
+	git commit -q -m one
+	git notes --ref campaign add -m 'a line' HEAD
+	echo y >>f
+	run --separate-stderr git commit -q -a --amend -m 'one, amended'
+	assert_clean
+	[ "$(git notes --ref campaign show HEAD)" = 'a line' ]
+	# and with no note at all
+	git notes --ref campaign remove HEAD 2>/dev/null
+	run --separate-stderr git commit -q --amend -m 'one, again'
+	assert_clean
+}
+
 @test "without develop the base is main, else master" {
 	make_repo r
 	cd r
