@@ -22,7 +22,11 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"belongs", cmd_belongs,
+	 "allow the next commit on this branch into its open PR"},
 	{"config", cmd_config, "read and write the campaign's settings"},
+	{"hook", cmd_hook, "run one git hook's checks"},
+	{"hooks", cmd_hooks, "install, remove or show the git hooks"},
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
