@@ -276,7 +276,7 @@ static int commit_msg(struct hook *h, int nargs, const char **args)
 	r.merge = access(merge_head, F_OK) == 0;
 	r.one_line = check_on(h, "oneLine");
 	r.attribution = check_on(h, "attribution");
-	if (check_on(h, "denyPattern"))
+	if (gitlite_get_bool(&h->g, "campaign.hooks.enabled", 1))
 		gitlite_get_all(&deny, &h->g, "campaign.hooks.denyPattern");
 	r.deny = &deny;
 	rc = hooks_msg_check(msg.ptr, &r, &h->err);
