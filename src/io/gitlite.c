@@ -516,7 +516,7 @@ int gitlite_git(struct buf *out, const struct gitlite *g,
 	ssize_t n;
 
 	argv[0] = xstrdup("git");
-	for (i = 0; args[i] && i < 14; i++)
+	for (i = 0; i < 14 && args[i]; i++)
 		argv[i + 1] = xstrdup(args[i]);
 	argv[i + 1] = NULL;
 	buf_reset(out);

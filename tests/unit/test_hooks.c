@@ -34,12 +34,11 @@ static void cleanup_as_git(void **state)
 	assert_string_equal(cleaned(&b, "#1 fix\n", MSG_WHITESPACE),
 			    "#1 fix\n");
 	assert_string_equal(cleaned(&b, "#1 fix\n", MSG_STRIP), "");
-	assert_string_equal(
-		cleaned(&b,
-			"s\n# ------------------------ >8 "
-			"------------------------\ndiff --git\n",
-			MSG_STRIP),
-		"s\n");
+	assert_string_equal(cleaned(&b,
+				    "s\n# ------------------------ >8 "
+				    "------------------------\ndiff --git\n",
+				    MSG_STRIP),
+			    "s\n");
 	assert_string_equal(cleaned(&b, "x  \n\n", MSG_VERBATIM), "x  \n\n");
 	assert_string_equal(cleaned(&b, "no newline", MSG_STRIP),
 			    "no newline\n");
@@ -78,15 +77,11 @@ static void fixup_squash_amend(void **state)
 
 	(void)state;
 	assert_int_equal(check("fixup! Cut the upload\n", 0, &err), 0);
-	assert_int_equal(check("fixup! Cut\n\nwhy\n", 0, &err),
-			 GCAMP_EREFUSED);
-	assert_int_equal(check("squash! Cut\n\nfolded in later\n", 0, &err),
+	assert_int_equal(check("fixup! Cut\n\nwhy\n", 0, &err), GCAMP_EREFUSED);
+	assert_int_equal(check("squash! Cut\n\nfolded in later\n", 0, &err), 0);
+	assert_int_equal(check("amend! Cut\n\nCut the frame upload\n", 0, &err),
 			 0);
-	assert_int_equal(check("amend! Cut\n\nCut the frame upload\n", 0,
-			       &err),
-			 0);
-	assert_int_equal(check("amend! Cut\n\nNew subject\n\nbody\n", 0,
-			       &err),
+	assert_int_equal(check("amend! Cut\n\nNew subject\n\nbody\n", 0, &err),
 			 GCAMP_EREFUSED);
 	assert_non_null(strstr(err.msg, "'body'"));
 	assert_int_equal(check("squash! Cut\n\nCo-authored-by: Claude "
@@ -165,7 +160,8 @@ static void utf8(void **state)
 	size_t line = 0;
 
 	(void)state;
-	assert_true(hooks_utf8_valid("caf\xc3\xa9 \xf0\x9f\xa4\x96", 10, &line));
+	assert_true(
+		hooks_utf8_valid("caf\xc3\xa9 \xf0\x9f\xa4\x96", 10, &line));
 	assert_false(hooks_utf8_valid("a\nb\n\xe9t\xe9", 7, &line));
 	assert_int_equal(line, 3);
 	assert_false(hooks_utf8_valid("\xc0\xaf", 2, &line)); /* overlong */
@@ -186,19 +182,18 @@ static const char *value(const struct strvec *sv, const char *key)
 
 static void config_files(void **state)
 {
-	static const char text[] =
-		"\xef\xbb\xbf# comment\n"
-		"[campaign]\n"
-		"\tname = kfusion ; trailing comment\n"
-		"\tBase=develop\n"
-		"[campaign \"hooks\"]\n"
-		"\tdenyPattern = \"^wip  # not a comment\"\n"
-		"\tenabled\n"
-		"[branch \"feat/\\\"q\\\"\"]\n"
-		"\tcampaignParent = a\\\n b\n"
-		"[Core]\n"
-		"\tx = \"  padded \" tail  \n"
-		"\ty = one \\t\\\\ two\n";
+	static const char text[] = "\xef\xbb\xbf# comment\n"
+				   "[campaign]\n"
+				   "\tname = kfusion ; trailing comment\n"
+				   "\tBase=develop\n"
+				   "[campaign \"hooks\"]\n"
+				   "\tdenyPattern = \"^wip  # not a comment\"\n"
+				   "\tenabled\n"
+				   "[branch \"feat/\\\"q\\\"\"]\n"
+				   "\tcampaignParent = a\\\n b\n"
+				   "[Core]\n"
+				   "\tx = \"  padded \" tail  \n"
+				   "\ty = one \\t\\\\ two\n";
 	struct strvec sv = STRVEC_INIT;
 	int inc = 1;
 
@@ -217,14 +212,13 @@ static void config_files(void **state)
 	assert_string_equal(value(&sv, "core.y"), "one \t\\ two");
 	strvec_clear(&sv);
 
-	assert_int_equal(gitlite_parse_config(&sv, "[include]\npath = x\n", 19,
-					      &inc),
-			 0);
+	assert_int_equal(
+		gitlite_parse_config(&sv, "[include]\npath = x\n", 19, &inc),
+		0);
 	assert_int_equal(inc, 1);
 	strvec_clear(&sv);
-	assert_int_equal(gitlite_parse_config(&sv, "[a]\nb = \"open\n", 13,
-					      &inc),
-			 -1);
+	assert_int_equal(
+		gitlite_parse_config(&sv, "[a]\nb = \"open\n", 13, &inc), -1);
 	assert_int_equal(gitlite_parse_config(&sv, "x = 1\n", 6, &inc), -1);
 	strvec_clear(&sv);
 }
