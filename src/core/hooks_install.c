@@ -126,14 +126,28 @@ static int exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-/* 1 when the file at path carries our marker on its second line. */
+/* 1 when path is our link to git-campaign-hook, or a script that carries
+ * our marker on its second line. */
 static int is_ours(const char *path)
 {
-	char buf[512];
-	FILE *fp = fopen(path, "r");
+	char buf[PATH_MAX];
+	const char *base;
+	struct stat st;
+	FILE *fp;
+	ssize_t n;
 	int yes = 0;
 
-	if (!fp)
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, buf, sizeof(buf) - 1);
+		if (n <= 0)
+			return 0;
+		buf[n] = '\0';
+		base = strrchr(buf, '/');
+		return !strcmp(base ? base + 1 : buf, "git-campaign-hook");
+	}
+	if (!(fp = fopen(path, "r")))
 		return 0;
 	if (fgets(buf, sizeof(buf), fp) && fgets(buf, sizeof(buf), fp))
 		yes = !strncmp(buf, marker, strlen(marker));
@@ -231,6 +245,22 @@ out:
 	return rc;
 }
 
+/* A link named after the hook: git runs the program itself, no shell. */
+static int write_link(const char *path, const char *target, struct error *err)
+{
+	char *tmp = xasprintf("%s.campaign-tmp", path);
+	int rc = 0;
+
+	unlink(tmp);
+	if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", path,
+			       strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
 static int mkdirs(const char *dir, struct error *err)
 {
 	char *p = xstrdup(dir), *s;
@@ -256,7 +286,7 @@ int hooks_install(const struct hooks_where *w, struct error *err)
 	struct buf text = BUF_INIT;
 	char *path = NULL, *orig = NULL;
 	size_t i;
-	int rc = 0;
+	int rc = 0, chained;
 
 	/* everything is checked before anything changes */
 	for (i = 0; hooks_names[i]; i++) {
@@ -291,8 +321,14 @@ int hooks_install(const struct hooks_where *w, struct error *err)
 			goto out;
 		}
 		buf_reset(&text);
-		script(&text, w, name, s == HOOK_FOREIGN || exists(orig));
-		if ((rc = write_script(path, &text, err)) < 0) {
+		chained = s == HOOK_FOREIGN || exists(orig);
+		script(&text, w, name, chained);
+		/* alone, and with the program's full path known: a link */
+		if (!chained && w->hook_bin[0] == '/')
+			rc = write_link(path, w->hook_bin, err);
+		else
+			rc = write_script(path, &text, err);
+		if (rc < 0) {
 			if (s == HOOK_FOREIGN)
 				rename(orig, path);
 			goto out;

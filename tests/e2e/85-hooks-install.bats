@@ -33,8 +33,9 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 	run --separate-stderr git campaign hooks install
 	assert_clean
 	assert_output "installed the hooks in $PWD/.git/hooks"
+	# alone, each hook is a link to the program: no shell in between
 	for h in pre-commit commit-msg pre-push post-rewrite post-commit; do
-		assert_file_executable ".git/hooks/$h"
+		[ "$(readlink ".git/hooks/$h")" = "$BIN_DIR/git-campaign-hook" ]
 	done
 	run --separate-stderr git campaign hooks status
 	assert_clean
@@ -59,6 +60,9 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 	before=$(listing .git/hooks)
 	git campaign hooks install >/dev/null
 	assert_file_exists .git/hooks/pre-commit.campaign-orig
+	# chained, it is a script that runs the user's hook first
+	[ ! -L .git/hooks/pre-commit ] && [ -L .git/hooks/commit-msg ]
+	grep -q '^# git-campaign hook (installed by' .git/hooks/pre-commit
 	run git campaign hooks status
 	assert_line "pre-commit   installed, after the hook that was there"
 	# the user's hook runs, then ours refuses the base branch
