@@ -6,6 +6,9 @@ VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 BUILD ?= build
 BIN := $(BUILD)/git-campaign
+# what installed hooks run: linked with sqlite only, never libgit2 or
+# libcurl, whose loading alone costs a commit ~10 ms (see src/hook-main.c)
+HOOK_BIN := $(BUILD)/git-campaign-hook
 PROVE_JOBS ?= 2
 
 # pkg-config name -> the Debian package that provides it
@@ -71,13 +74,17 @@ MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 	fuzz
 .DELETE_ON_ERROR:
 
-all: $(BIN) man
+all: $(BIN) $(HOOK_BIN) man
 
 man: $(MANS)
 
 $(BIN): $(BUILD)/obj/main.o $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(HOOK_BIN): $(BUILD)/obj/hook-main.o $(LIB)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs sqlite3)
 
 $(LIB): $(OBJS)
 	$(call say,AR,$@)
@@ -222,6 +229,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/share/git-campaign
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/git-campaign
+	install -m 755 $(HOOK_BIN) $(DESTDIR)$(PREFIX)/bin/git-campaign-hook
 	install -m 644 $(filter %.1,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(filter %.5,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man5
 	for d in hooks templates; do \
@@ -243,5 +251,5 @@ lint: deps-lint
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d) \
+-include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(BUILD)/obj/hook-main.d $(UNIT_BINS:=.d) \
 	$(FUZZ_OBJS:.o=.d) $(FUZZ_HAVE:%=$(FUZZ_DIR)/obj/fuzz-%.d)

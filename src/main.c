@@ -23,10 +23,14 @@ struct command {
 
 static const struct command commands[] = {
 	{"ab", cmd_ab, "same-build A/B runs with controls and verdicts"},
+	{"belongs", cmd_belongs,
+	 "allow the next commit on this branch into its open PR"},
 	{"config", cmd_config, "read and write the campaign's settings"},
 	{"env", cmd_env,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"gc", cmd_gc, "prune old stack backups and finished operations"},
+	{"hook", cmd_hook, "run one git hook's checks"},
+	{"hooks", cmd_hooks, "install, remove or show the git hooks"},
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"measure", cmd_measure,
 	 "numbers attached to commits: add, import, show, log, compare"},

@@ -9,9 +9,12 @@
 #include "core/ctx.h"
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
+int cmd_belongs(int argc, const char **argv, struct ctx *ctx);
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_env(int argc, const char **argv, struct ctx *ctx);
 int cmd_gc(int argc, const char **argv, struct ctx *ctx);
+int cmd_hook(int argc, const char **argv, struct ctx *ctx);
+int cmd_hooks(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
 int cmd_stack(int argc, const char **argv, struct ctx *ctx);
@@ -34,6 +37,11 @@ struct subcommand {
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		   const struct subcommand *subs, const char *const *usage,
 		   const char *def);
+
+/* Runs hook argv[1] with argv[2..] and prints its report on stderr;
+ * returns the exit status (see hooks_run). The entry of both `git campaign
+ * hook` and git-campaign-hook; it never loads libgit2. */
+int cmd_hook_exec(int argc, const char **argv);
 
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit
  * status. */

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,30 @@ static int check_text(const char *value, struct error *err)
 	return 0;
 }
 
+static int check_bool(const char *value, struct error *err)
+{
+	static const char *const ok[] = {"true", "false", "yes", "no",
+					 "on",	 "off",	  "1",	 "0"};
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++)
+		if (!strcasecmp(value, ok[i]))
+			return 0;
+	return error_set(err, GCAMP_EUSAGE, "'%s' is not a boolean", value);
+}
+
+static int check_regex(const char *value, struct error *err)
+{
+	regex_t re;
+
+	if (regcomp(&re, value, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not an extended regular expression",
+				 value);
+	regfree(&re);
+	return 0;
+}
+
 const struct setting campaign_settings[] = {
 	{"campaign.name", "string", NULL,
 	 "the campaign's name, shown by status and in texts", check_text},
@@ -97,6 +122,22 @@ const struct setting campaign_settings[] = {
 	 "a flag no measured A/B command may hold unless labelled "
 	 "profiler=on (repeatable)",
 	 check_text},
+	{"campaign.hooks.enabled", "boolean", "true",
+	 "false turns every check of the git hooks off", check_bool},
+	{"campaign.hooks.base", "boolean", "true",
+	 "refuse commits on the base branch and pushes to it", check_bool},
+	{"campaign.hooks.openPr", "boolean", "true",
+	 "refuse commits onto a branch whose PR is open, unless they belong",
+	 check_bool},
+	{"campaign.hooks.oneLine", "boolean", "true",
+	 "commit messages are one line, no body", check_bool},
+	{"campaign.hooks.attribution", "boolean", "true",
+	 "refuse commit messages that credit an AI tool or a bot", check_bool},
+	{"campaign.hooks.denyPattern", "multi", NULL,
+	 "a regular expression no commit message line may match (repeatable)",
+	 check_regex},
+	{"campaign.hooks.restack", "boolean", "true",
+	 "refuse pushing a stacked branch that needs a restack", check_bool},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -1,7 +1,6 @@
 /* Configuration reads with command-line overrides, and writes. */
 #include "io/gitcfg.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,136 +10,11 @@
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-/* Marks a `-c key` without "=": git reads it as boolean true. */
-static char implicit_true[] = "true";
-
 struct gitcfg {
 	git_repository *repo;
 	git_config *snap;
 	struct strvec params; /* key, value, key, value ... (normalised keys) */
 };
-
-int gitcfg_normalize_key(char *key)
-{
-	char *first = strchr(key, '.'), *last = strrchr(key, '.'), *p;
-
-	if (!first || first == key || !last[1])
-		return -1;
-	for (p = key; p < first; p++)
-		*p = (char)tolower((unsigned char)*p);
-	for (p = last + 1; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return 0;
-}
-
-/* One shell-quoted word as git's sq_quote writes it: 'abc'\''d'\!'e'. */
-static const char *sq_dequote_word(struct buf *out, const char *p)
-{
-	buf_reset(out);
-	while (*p == '\'') {
-		const char *end = strchr(p + 1, '\'');
-
-		if (!end)
-			return NULL;
-		buf_add(out, p + 1, (size_t)(end - p - 1));
-		p = end + 1;
-		if (p[0] == '\\' && p[1] && p[2] == '\'') {
-			buf_putc(out, p[1]);
-			p += 2;
-		}
-	}
-	return p;
-}
-
-int gitcfg_parse_parameters(struct strvec *out, const char *env)
-{
-	struct buf w = BUF_INIT;
-	const char *p = env;
-	int rc = 0;
-
-	while (*p) {
-		char *key, *eq;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		if (*p != '\'' || !(p = sq_dequote_word(&w, p))) {
-			rc = -1;
-			break;
-		}
-		if (*p == '=') {
-			/* new form: 'key'='value' or 'key'= */
-			key = xstrdup(w.ptr);
-			p++;
-			if (*p == '\'') {
-				if (!(p = sq_dequote_word(&w, p))) {
-					free(key);
-					rc = -1;
-					break;
-				}
-				strvec_push_owned(out, key);
-				strvec_push(out, w.ptr);
-			} else {
-				strvec_push_owned(out, key);
-				strvec_push(out, implicit_true);
-			}
-		} else {
-			/* old form: 'key=value' or 'key' */
-			eq = strchr(w.ptr, '=');
-			if (eq) {
-				*eq = '\0';
-				strvec_push(out, w.ptr);
-				strvec_push(out, eq + 1);
-			} else {
-				strvec_push(out, w.ptr);
-				strvec_push(out, implicit_true);
-			}
-		}
-		if (*p && !isspace((unsigned char)*p)) {
-			rc = -1;
-			break;
-		}
-	}
-	buf_release(&w);
-	return rc;
-}
-
-/* git reads GIT_CONFIG_COUNT/KEY/VALUE first and GIT_CONFIG_PARAMETERS
- * (`git -c`) after it, so -c wins: the same order here, last one wins. */
-static void load_params(struct gitcfg *c)
-{
-	const char *env = getenv("GIT_CONFIG_PARAMETERS");
-	const char *count = getenv("GIT_CONFIG_COUNT");
-	struct strvec dashc = STRVEC_INIT;
-	size_t i;
-
-	if (count) {
-		long n = strtol(count, NULL, 10), k;
-
-		for (k = 0; k < n && k < 10000; k++) {
-			char name[64];
-			const char *key, *val;
-
-			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", k);
-			key = getenv(name);
-			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", k);
-			val = getenv(name);
-			if (!key || !val)
-				break;
-			strvec_push(&c->params, key);
-			strvec_push(&c->params, val);
-		}
-	}
-	/* git itself refuses to run with a value it cannot read, so we never
-	 * see one from it; ignore what we cannot read */
-	if (env && gitcfg_parse_parameters(&dashc, env) == 0)
-		for (i = 0; i < dashc.nr; i++)
-			strvec_push(&c->params, dashc.v[i]);
-	strvec_clear(&dashc);
-	for (i = 0; i < c->params.nr; i += 2)
-		gitcfg_normalize_key(c->params.v[i]);
-}
 
 int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err)
 {
@@ -154,7 +28,7 @@ int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err)
 		*out = NULL;
 		return error_git(err, rc, "cannot read the git configuration");
 	}
-	load_params(c);
+	gitcfg_load_env(&c->params);
 	*out = c;
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <git2.h>
 
+#include "io/gitlite.h"
 #include "util/error.h"
 #include "util/strvec.h"
 
@@ -45,14 +46,5 @@ int gitcfg_ensure(struct gitcfg *c, const char *key, const char *value,
 /* Removes every value of key from the repository's config; GCAMP_ENOTFOUND
  * when it had none. */
 int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err);
-
-/* Normalises "Section.Sub.Name" to "section.Sub.name" in place; returns -1
- * when key has no dot or an empty part (not a valid config key). */
-int gitcfg_normalize_key(char *key);
-
-/* Parses a GIT_CONFIG_PARAMETERS value (both of git's quoting forms) into
- * alternating key, value entries; `-c key` without "=" gives "true".
- * Returns -1 on a quoting error. Exposed for the unit tests. */
-int gitcfg_parse_parameters(struct strvec *out, const char *env);
 
 #endif

@@ -1,0 +1,829 @@
+/* Repository files read without libgit2: discovery, HEAD, refs, config. */
+#include "io/gitlite.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+extern char **environ;
+
+/* Config files and refs are small; a cap keeps a runaway file from
+ * costing the user's commit its speed. */
+#define READ_CAP (64u << 20)
+
+/* strchrnul, which POSIX lacks */
+static const char *upto(const char *s, int c)
+{
+	while (*s && *s != c)
+		s++;
+	return s;
+}
+
+/* Reads a whole file into out; -1 with errno when it cannot. */
+static int read_file(struct buf *out, const char *path)
+{
+	char chunk[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	buf_reset(out);
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return -1;
+		}
+		if (out->len + (size_t)n > READ_CAP) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *join(const char *dir, const char *name)
+{
+	if (name[0] == '/')
+		return xstrdup(name);
+	return xasprintf("%s/%s", dir, name);
+}
+
+/* A folder that holds HEAD, objects/ and refs/ is a git directory. */
+static int looks_like_git_dir(const char *dir)
+{
+	char *head = join(dir, "HEAD"), *obj = join(dir, "objects");
+	char *refs = join(dir, "refs");
+	int yes = access(head, F_OK) == 0 && is_dir(obj) && is_dir(refs);
+
+	free(head);
+	free(obj);
+	free(refs);
+	return yes;
+}
+
+/* "gitdir: PATH" of a .git file, relative to the file's folder. */
+static char *gitdir_from_file(const char *dir, const char *file)
+{
+	struct buf b = BUF_INIT;
+	char *out = NULL;
+
+	if (read_file(&b, file) == 0 && !strncmp(b.ptr, "gitdir: ", 8)) {
+		buf_rtrim(&b);
+		out = join(dir, b.ptr + 8);
+	}
+	buf_release(&b);
+	return out;
+}
+
+static int is_ceiling(const char *dir)
+{
+	const char *env = getenv("GIT_CEILING_DIRECTORIES"), *p, *end;
+	size_t n = strlen(dir);
+
+	for (p = env; p && *p; p = *end ? end + 1 : end) {
+		size_t len;
+
+		end = upto(p, ':');
+		len = (size_t)(end - p);
+		while (len > 1 && p[len - 1] == '/')
+			len--;
+		if (len == n && !strncmp(p, dir, n))
+			return 1;
+	}
+	return 0;
+}
+
+static char *discover(void)
+{
+	char *cwd = getcwd(NULL, 0), *dot, *found = NULL;
+	size_t n;
+
+	if (!cwd)
+		return NULL;
+	for (;;) {
+		dot = join(cwd, ".git");
+		if (is_dir(dot) && looks_like_git_dir(dot)) {
+			found = dot;
+			break;
+		}
+		if (access(dot, F_OK) == 0 && !is_dir(dot) &&
+		    (found = gitdir_from_file(cwd, dot))) {
+			free(dot);
+			break;
+		}
+		free(dot);
+		if (looks_like_git_dir(cwd)) {
+			found = xstrdup(cwd);
+			break;
+		}
+		n = strlen(cwd);
+		while (n > 1 && cwd[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--; /* drop the slash too, but keep "/" */
+		if (n == strlen(cwd))
+			break;
+		cwd[n] = '\0';
+		if (is_ceiling(cwd))
+			break;
+	}
+	free(cwd);
+	return found;
+}
+
+static char *absolute(const char *path)
+{
+	char *cwd, *out;
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	if (!(cwd = getcwd(NULL, 0)))
+		return xstrdup(path);
+	out = xasprintf("%s/%s", cwd, path);
+	free(cwd);
+	return out;
+}
+
+int gitcfg_normalize_key(char *key)
+{
+	char *first = strchr(key, '.'), *last = strrchr(key, '.'), *p;
+
+	if (!first || first == key || !last[1])
+		return -1;
+	for (p = key; p < first; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (p = last + 1; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return 0;
+}
+
+/* Marks a `-c key` without "=": git reads it as boolean true. */
+static const char implicit_true[] = "true";
+
+/* One shell-quoted word as git's sq_quote writes it: 'abc'\''d'\!'e'. */
+static const char *sq_dequote_word(struct buf *out, const char *p)
+{
+	buf_reset(out);
+	while (*p == '\'') {
+		const char *end = strchr(p + 1, '\'');
+
+		if (!end)
+			return NULL;
+		buf_add(out, p + 1, (size_t)(end - p - 1));
+		p = end + 1;
+		if (p[0] == '\\' && p[1] && p[2] == '\'') {
+			buf_putc(out, p[1]);
+			p += 2;
+		}
+	}
+	return p;
+}
+
+int gitcfg_parse_parameters(struct strvec *out, const char *env)
+{
+	struct buf w = BUF_INIT;
+	const char *p = env;
+	int rc = 0;
+
+	while (*p) {
+		char *key, *eq;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (*p != '\'' || !(p = sq_dequote_word(&w, p))) {
+			rc = -1;
+			break;
+		}
+		if (*p == '=') {
+			/* new form: 'key'='value' or 'key'= */
+			key = xstrdup(w.ptr);
+			p++;
+			if (*p == '\'') {
+				if (!(p = sq_dequote_word(&w, p))) {
+					free(key);
+					rc = -1;
+					break;
+				}
+				strvec_push_owned(out, key);
+				strvec_push(out, w.ptr);
+			} else {
+				strvec_push_owned(out, key);
+				strvec_push(out, implicit_true);
+			}
+		} else {
+			/* old form: 'key=value' or 'key' */
+			eq = strchr(w.ptr, '=');
+			if (eq) {
+				*eq = '\0';
+				strvec_push(out, w.ptr);
+				strvec_push(out, eq + 1);
+			} else {
+				strvec_push(out, w.ptr);
+				strvec_push(out, implicit_true);
+			}
+		}
+		if (*p && !isspace((unsigned char)*p)) {
+			rc = -1;
+			break;
+		}
+	}
+	buf_release(&w);
+	return rc;
+}
+
+/* git reads GIT_CONFIG_COUNT/KEY/VALUE first and GIT_CONFIG_PARAMETERS
+ * (`git -c`) after it, so -c wins: the same order here, last one wins. */
+void gitcfg_load_env(struct strvec *out)
+{
+	const char *env = getenv("GIT_CONFIG_PARAMETERS");
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	struct strvec dashc = STRVEC_INIT;
+	size_t i, from = out->nr;
+
+	if (count) {
+		long n = strtol(count, NULL, 10), k;
+
+		for (k = 0; k < n && k < 10000; k++) {
+			char name[64];
+			const char *key, *val;
+
+			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", k);
+			key = getenv(name);
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", k);
+			val = getenv(name);
+			if (!key || !val)
+				break;
+			strvec_push(out, key);
+			strvec_push(out, val);
+		}
+	}
+	/* git itself refuses to run with a value it cannot read, so we never
+	 * see one from it; ignore what we cannot read */
+	if (env && gitcfg_parse_parameters(&dashc, env) == 0)
+		for (i = 0; i < dashc.nr; i++)
+			strvec_push(out, dashc.v[i]);
+	strvec_clear(&dashc);
+	for (i = from; i < out->nr; i += 2)
+		gitcfg_normalize_key(out->v[i]);
+}
+
+/*
+ * git's config grammar (config.c): [section], [section "sub"] (\" and \\
+ * escaped), the old [section.sub]; `name = value` with "..." quoting,
+ * escapes \n \t \b \\ \", a backslash-newline continuation, # and ;
+ * comments outside quotes, inner whitespace kept and outer dropped; a name
+ * alone means true.
+ */
+struct cfgparse {
+	const char *p, *end;
+	struct buf section; /* "section.Sub" as it goes into keys */
+};
+
+static int parse_section(struct cfgparse *c, int *includes)
+{
+	const char *p = c->p + 1;
+
+	buf_reset(&c->section);
+	while (p < c->end &&
+	       (isalnum((unsigned char)*p) || *p == '-' || *p == '.')) {
+		buf_putc(&c->section, (char)tolower((unsigned char)*p));
+		p++;
+	}
+	if (!c->section.len)
+		return -1;
+	if (p < c->end && isspace((unsigned char)*p)) {
+		while (p < c->end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= c->end || *p != '"')
+			return -1;
+		buf_putc(&c->section, '.');
+		for (p++; p < c->end && *p != '"'; p++) {
+			if (*p == '\n')
+				return -1;
+			if (*p == '\\' && p + 1 < c->end)
+				p++;
+			buf_putc(&c->section, *p);
+		}
+		if (p >= c->end)
+			return -1;
+		p++;
+	}
+	if (p >= c->end || *p != ']')
+		return -1;
+	c->p = p + 1;
+	if (!strcmp(c->section.ptr, "include") ||
+	    !strncmp(c->section.ptr, "includeif.", 10))
+		*includes = 1;
+	return 0;
+}
+
+static int parse_value(struct cfgparse *c, struct buf *v)
+{
+	size_t keep = 0; /* v's length up to the last non-space */
+	int quoted = 0;
+
+	buf_reset(v);
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+		c->p++;
+	for (; c->p < c->end; c->p++) {
+		char ch = *c->p;
+
+		if (ch == '\n') {
+			if (quoted)
+				return -1;
+			break;
+		}
+		if (!quoted && (ch == ';' || ch == '#')) {
+			while (c->p < c->end && *c->p != '\n')
+				c->p++;
+			break;
+		}
+		if (ch == '\\') {
+			if (++c->p >= c->end)
+				return -1;
+			ch = *c->p;
+			if (ch == '\n')
+				continue;
+			if (ch == '\r' && c->p + 1 < c->end &&
+			    c->p[1] == '\n') {
+				c->p++;
+				continue;
+			}
+			switch (ch) {
+			case 'n':
+				ch = '\n';
+				break;
+			case 't':
+				ch = '\t';
+				break;
+			case 'b':
+				ch = '\b';
+				break;
+			case '\\':
+			case '"':
+				break;
+			default:
+				return -1;
+			}
+			buf_putc(v, ch);
+			keep = v->len;
+			continue;
+		}
+		if (ch == '"') {
+			quoted = !quoted;
+			keep = v->len;
+			continue;
+		}
+		if (!quoted && isspace((unsigned char)ch)) {
+			if (v->len) /* inner whitespace, kept if followed */
+				buf_putc(v, ' ');
+			continue;
+		}
+		buf_putc(v, ch);
+		keep = v->len;
+	}
+	if (quoted)
+		return -1;
+	v->len = keep;
+	v->ptr[keep] = '\0';
+	return 0;
+}
+
+int gitlite_parse_config(struct strvec *out, const char *text, size_t len,
+			 int *includes)
+{
+	struct cfgparse c = {text, text + len, BUF_INIT};
+	struct buf name = BUF_INIT, value = BUF_INIT;
+	int rc = 0;
+
+	*includes = 0;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		c.p += 3;
+	while (c.p < c.end) {
+		char ch = *c.p;
+
+		if (isspace((unsigned char)ch)) {
+			c.p++;
+		} else if (ch == '#' || ch == ';') {
+			while (c.p < c.end && *c.p != '\n')
+				c.p++;
+		} else if (ch == '[') {
+			if ((rc = parse_section(&c, includes)) < 0)
+				break;
+		} else if (isalpha((unsigned char)ch) && c.section.len) {
+			buf_reset(&name);
+			while (c.p < c.end &&
+			       (isalnum((unsigned char)*c.p) || *c.p == '-'))
+				buf_putc(&name,
+					 (char)tolower((unsigned char)*c.p++));
+			while (c.p < c.end && (*c.p == ' ' || *c.p == '\t'))
+				c.p++;
+			if (c.p < c.end && *c.p == '=') {
+				c.p++;
+				if ((rc = parse_value(&c, &value)) < 0)
+					break;
+			} else if (c.p >= c.end || *c.p == '\n' ||
+				   *c.p == '\r' || *c.p == '#' || *c.p == ';') {
+				buf_reset(&value);
+				buf_puts(&value, implicit_true);
+			} else {
+				rc = -1;
+				break;
+			}
+			strvec_push_owned(out, xasprintf("%s.%s", c.section.ptr,
+							 name.ptr));
+			strvec_push(out, value.ptr);
+		} else {
+			rc = -1;
+			break;
+		}
+	}
+	buf_release(&c.section);
+	buf_release(&name);
+	buf_release(&value);
+	return rc;
+}
+
+static int env_true(const char *name)
+{
+	static const char *const no[] = {"", "0", "false", "no", "off"};
+	const char *v = getenv(name);
+	size_t i;
+
+	if (!v)
+		return 0;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	return 1;
+}
+
+/* Reads one file if it exists; *includes as gitlite_parse_config. A
+ * missing file is nothing; an unreadable or bad one is an error. */
+static int read_config_file(struct gitlite *g, struct buf *b, const char *path,
+			    int *includes, struct error *err)
+{
+	int inc = 0;
+
+	if (read_file(b, path) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return error_set(err, GCAMP_EFATAL, "cannot read '%s': %s",
+				 path, strerror(errno));
+	}
+	if (gitlite_parse_config(&g->cfg, b->ptr, b->len, &inc) < 0)
+		return error_set(err, GCAMP_EFATAL, "bad config file '%s'",
+				 path);
+	*includes |= inc;
+	return 0;
+}
+
+int gitlite_git(struct buf *out, const struct gitlite *g,
+		const char *const *args, struct error *err)
+{
+	char *argv[16];
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = 0, rc = 0;
+	char chunk[8192];
+	size_t i;
+	pid_t pid;
+	ssize_t n;
+
+	argv[0] = xstrdup("git");
+	for (i = 0; i < 14 && args[i]; i++)
+		argv[i + 1] = xstrdup(args[i]);
+	argv[i + 1] = NULL;
+	buf_reset(out);
+	if (pipe(fds) < 0) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot run git: %s",
+			       strerror(errno));
+		goto out;
+	}
+	/* the child finds the same repository, whatever its directory */
+	if (g && setenv("GIT_DIR", g->git_dir, 0) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		rc = error_set(err, GCAMP_EFATAL, "cannot run git");
+		goto out;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		rc = error_set(err, GCAMP_EFATAL, "cannot run git: %s",
+			       strerror(rc));
+		goto out;
+	}
+	while ((n = read(fds[0], chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (out->len + (size_t)n <= READ_CAP)
+			buf_add(out, chunk, (size_t)n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		rc = error_set(err, GCAMP_EFATAL, "'git %s' failed", args[0]);
+out:
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	return rc;
+}
+
+/* `git config -z --list`: KEY\nVALUE\0 (KEY\0 when valueless). */
+static int config_from_git(struct gitlite *g, struct error *err)
+{
+	static const char *const args[] = {"config", "-z", "--list", NULL};
+	struct buf b = BUF_INIT;
+	const char *p, *end;
+	int rc;
+
+	if ((rc = gitlite_git(&b, g, args, err)) < 0)
+		goto out;
+	strvec_clear(&g->cfg);
+	for (p = b.ptr, end = b.ptr + b.len; p < end; p += strlen(p) + 1) {
+		const char *nl = strchr(p, '\n');
+		char *key = nl ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
+
+		gitcfg_normalize_key(key);
+		strvec_push_owned(&g->cfg, key);
+		strvec_push(&g->cfg, nl ? nl + 1 : implicit_true);
+	}
+out:
+	buf_release(&b);
+	return rc;
+}
+
+static int load_config(struct gitlite *g, struct error *err)
+{
+	const char *env, *home = getenv("HOME"), *xdg;
+	struct buf b = BUF_INIT;
+	int includes = 0, rc = 0;
+	char *path = NULL;
+
+	if (!env_true("GIT_CONFIG_NOSYSTEM")) {
+		env = getenv("GIT_CONFIG_SYSTEM");
+		if ((rc = read_config_file(g, &b, env ? env : "/etc/gitconfig",
+					   &includes, err)) < 0)
+			goto out;
+	}
+	if ((env = getenv("GIT_CONFIG_GLOBAL"))) {
+		if ((rc = read_config_file(g, &b, env, &includes, err)) < 0)
+			goto out;
+	} else {
+		xdg = getenv("XDG_CONFIG_HOME");
+		if (xdg && *xdg)
+			path = xasprintf("%s/git/config", xdg);
+		else if (home)
+			path = xasprintf("%s/.config/git/config", home);
+		if (path &&
+		    (rc = read_config_file(g, &b, path, &includes, err)) < 0)
+			goto out;
+		free(path);
+		path = home ? xasprintf("%s/.gitconfig", home) : NULL;
+		if (path &&
+		    (rc = read_config_file(g, &b, path, &includes, err)) < 0)
+			goto out;
+	}
+	free(path);
+	path = xasprintf("%s/config", g->common_dir);
+	if ((rc = read_config_file(g, &b, path, &includes, err)) < 0)
+		goto out;
+	if (gitlite_get_bool(g, "extensions.worktreeConfig", 0)) {
+		free(path);
+		path = xasprintf("%s/config.worktree", g->git_dir);
+		if ((rc = read_config_file(g, &b, path, &includes, err)) < 0)
+			goto out;
+	}
+	gitcfg_load_env(&g->cfg);
+	if (includes)
+		rc = config_from_git(g, err);
+out:
+	free(path);
+	buf_release(&b);
+	return rc;
+}
+
+int gitlite_open(struct gitlite *out, struct error *err)
+{
+	const char *env = getenv("GIT_DIR");
+	struct buf b = BUF_INIT;
+	char *path;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (env && *env)
+		out->git_dir = absolute(env);
+	else if (!(out->git_dir = discover()))
+		return error_set(err, GCAMP_ENOREPO, "not in a git repository");
+	if ((env = getenv("GIT_COMMON_DIR")) && *env) {
+		out->common_dir = absolute(env);
+	} else {
+		path = join(out->git_dir, "commondir");
+		if (read_file(&b, path) == 0) {
+			buf_rtrim(&b);
+			out->common_dir = join(out->git_dir, b.ptr);
+		} else {
+			out->common_dir = xstrdup(out->git_dir);
+		}
+		free(path);
+	}
+	buf_release(&b);
+	if ((rc = load_config(out, err)) < 0)
+		gitlite_release(out);
+	return rc;
+}
+
+void gitlite_release(struct gitlite *g)
+{
+	if (!g)
+		return;
+	free(g->git_dir);
+	free(g->common_dir);
+	strvec_clear(&g->cfg);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Keys compare with section and name in any case, the subsection exact. */
+static int key_equal(const char *stored, const char *key)
+{
+	const char *d1 = strchr(key, '.'), *d2 = strrchr(key, '.');
+	size_t n = strlen(key);
+
+	if (!d1 || strlen(stored) != n)
+		return 0;
+	return !strncasecmp(stored, key, (size_t)(d1 - key)) &&
+	       !strncmp(stored + (d1 - key), d1, (size_t)(d2 - d1)) &&
+	       !strcasecmp(stored + (d2 - key), d2);
+}
+
+const char *gitlite_get(const struct gitlite *g, const char *key)
+{
+	size_t i;
+
+	for (i = g->cfg.nr; i >= 2; i -= 2)
+		if (key_equal(g->cfg.v[i - 2], key))
+			return g->cfg.v[i - 1];
+	return NULL;
+}
+
+int gitlite_get_bool(const struct gitlite *g, const char *key, int def)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1"};
+	static const char *const no[] = {"false", "no", "off", "0", ""};
+	const char *v = gitlite_get(g, key);
+	size_t i;
+
+	if (!v)
+		return def;
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	return def;
+}
+
+void gitlite_get_all(struct strvec *out, const struct gitlite *g,
+		     const char *key)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < g->cfg.nr; i += 2)
+		if (key_equal(g->cfg.v[i], key))
+			strvec_push(out, g->cfg.v[i + 1]);
+}
+
+int gitlite_head_branch(char **out, const struct gitlite *g, struct error *err)
+{
+	struct buf b = BUF_INIT;
+	char *path = join(g->git_dir, "HEAD");
+	int rc = 0;
+
+	*out = NULL;
+	if (read_file(&b, path) < 0) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot read '%s': %s", path,
+			       strerror(errno));
+		goto out;
+	}
+	buf_rtrim(&b);
+	if (!strncmp(b.ptr, "ref: refs/heads/", 16))
+		*out = xstrdup(b.ptr + 16);
+out:
+	free(path);
+	buf_release(&b);
+	return rc;
+}
+
+static int is_oid(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return s[40] == '\0' || isspace((unsigned char)s[40]);
+}
+
+/* Refs that belong to one worktree live in its git directory. */
+static int per_worktree(const char *refname)
+{
+	return !strchr(refname, '/') || !strncmp(refname, "refs/bisect/", 12) ||
+	       !strncmp(refname, "refs/worktree/", 14) ||
+	       !strncmp(refname, "refs/rewritten/", 15);
+}
+
+static int packed_ref(char out[41], const struct gitlite *g,
+		      const char *refname)
+{
+	struct buf b = BUF_INIT;
+	char *path = join(g->common_dir, "packed-refs");
+	size_t n = strlen(refname);
+	const char *p, *nl;
+	int rc = GCAMP_ENOTFOUND;
+
+	if (read_file(&b, path) == 0)
+		for (p = b.ptr; *p; p = *nl ? nl + 1 : nl) {
+			nl = upto(p, '\n');
+			if ((size_t)(nl - p) == 41 + n && p[40] == ' ' &&
+			    !strncmp(p + 41, refname, n) && is_oid(p)) {
+				memcpy(out, p, 40);
+				out[40] = '\0';
+				rc = 0;
+				break;
+			}
+		}
+	free(path);
+	buf_release(&b);
+	return rc;
+}
+
+int gitlite_resolve(char out[41], const struct gitlite *g, const char *refname)
+{
+	struct buf b = BUF_INIT, name = BUF_INIT;
+	int depth, rc = GCAMP_ENOTFOUND;
+
+	buf_puts(&name, refname);
+	for (depth = 0; depth < 5; depth++) {
+		char *path;
+
+		if (strstr(name.ptr, "..") || name.ptr[0] == '/')
+			break;
+		path = join(per_worktree(name.ptr) ? g->git_dir : g->common_dir,
+			    name.ptr);
+		if (read_file(&b, path) < 0) {
+			free(path);
+			rc = packed_ref(out, g, name.ptr);
+			break;
+		}
+		free(path);
+		buf_rtrim(&b);
+		if (!strncmp(b.ptr, "ref: ", 5)) {
+			buf_reset(&name);
+			buf_puts(&name, b.ptr + 5);
+			continue;
+		}
+		if (b.len == 40 && is_oid(b.ptr)) {
+			memcpy(out, b.ptr, 41);
+			rc = 0;
+		}
+		break;
+	}
+	buf_release(&b);
+	buf_release(&name);
+	return rc;
+}

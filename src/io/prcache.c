@@ -1,0 +1,62 @@
+/* The PR cache, read-only. */
+#include "io/prcache.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int prcache_get(struct pr_cached *out, const char *path, const char *branch,
+		struct error *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	const char *v;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return GCAMP_ENOTFOUND;
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 2000);
+		rc = sqlite3_prepare_v2(db,
+					"SELECT number, state, url FROM pr"
+					" WHERE branch = ?1",
+					-1, &st, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		/* a database from before the PR cache has no table yet */
+		if (db && strstr(sqlite3_errmsg(db), "no such table"))
+			rc = GCAMP_ENOTFOUND;
+		else
+			rc = error_set(
+				err, GCAMP_EDB,
+				"cannot read the PR cache in '%s': %s", path,
+				db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		rc = GCAMP_ENOTFOUND;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		rc = error_set(err, GCAMP_EDB,
+			       "cannot read the PR cache in '%s': %s", path,
+			       sqlite3_errmsg(db));
+		goto out;
+	}
+	out->number = (long)sqlite3_column_int64(st, 0);
+	if ((v = (const char *)sqlite3_column_text(st, 1)))
+		snprintf(out->state, sizeof(out->state), "%s", v);
+	if ((v = (const char *)sqlite3_column_text(st, 2)))
+		snprintf(out->url, sizeof(out->url), "%s", v);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
