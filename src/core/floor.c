@@ -27,6 +27,7 @@ static const char floor_ptx[] = ".version 6.0\n"
 				"}\n";
 
 #define WARMUP 1000
+#define WARMUP_US 500000.0
 #define ENQUEUE 10000
 #define ENQUEUE_BATCHES 5
 #define COPIES 1000
@@ -67,7 +68,10 @@ static int time_launches(struct floor_result *res, const struct run *r, long n)
 	int b;
 	int rc = 0;
 
-	for (i = 0; i < WARMUP; i++) {
+	/* long enough for an idle GPU to raise its clocks (an H200 idles
+	 * at 420 MHz; its launch latency follows the clock) */
+	t0 = now_us();
+	for (i = 0; i < WARMUP || now_us() - t0 < WARMUP_US; i++) {
 		CHECK(launch(r), "cuLaunchKernel");
 		CHECK(r->a->cuCtxSynchronize(), "cuCtxSynchronize");
 	}

@@ -35,7 +35,8 @@ struct floor_opts {
  * Measures the floor of device o->device: loads libcuda (cuda_open), runs
  * cuInit, retains the primary context, loads the embedded PTX module (an
  * empty kernel for sm_52, so the driver JIT-compiles it for any later
- * chip), then times, after a warm-up each: o->launches empty launches each
+ * chip), then times, after a warm-up each (half a second of launches
+ * first): o->launches empty launches each
  * followed by cuCtxSynchronize; 10,000 launches enqueued back to back;
  * 1,000 synchronous host-to-device copies of each floor_copy_bytes size
  * from pageable memory; ten device-to-device copies of o->dtod_bytes. It

@@ -56,8 +56,28 @@ PY
 echo "== env --floor (twice)"
 run env --floor >"$OUT/floor-text.txt" 2>&1; echo "rc=$?"
 cat "$OUT/floor-text.txt"
-run env --floor --json >"$OUT/floor.json"; echo "rc=$?"
-"$py" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["floor"]))' "$OUT/floor.json"
+for i in 1 2 3; do
+	run env --floor --json >"$OUT/floor$i.json"; echo "rc=$?"
+done
+# against the independent probe (tests/fixtures/cuda/h200-driver-api-probe.txt)
+"$py" - "$OUT"/floor1.json "$OUT"/floor2.json "$OUT"/floor3.json <<'PY'
+import json, sys
+probe = {"launch_sync": 8.273, "p10": 7.716, "p90": 9.382, "enqueue": 3.420,
+         "htod_24": 5.188, "htod_2048": 6.164, "htod_65536": 16.099,
+         "dtod_gbps": 4185.0}
+for f in sys.argv[1:]:
+    d = json.load(open(f))["floor"]
+    mine = {"launch_sync": d["launch_sync_us"]["median"],
+            "p10": d["launch_sync_us"]["p10"], "p90": d["launch_sync_us"]["p90"],
+            "enqueue": d["launch_enqueue_us"],
+            "htod_24": d["htod_us"]["24"], "htod_2048": d["htod_us"]["2048"],
+            "htod_65536": d["htod_us"]["65536"], "dtod_gbps": d["dtod_gbps"]}
+    print(f.split("/")[-1], "module_load_us=%.0f" % d["module_load_us"])
+    for k in probe:
+        dev = 100 * (mine[k] / probe[k] - 1)
+        print("  %-12s %9.2f probe %9.2f  %+6.1f%% %s" % (k, mine[k], probe[k], dev,
+              "ok" if abs(dev) <= 15 else "OUT"))
+PY
 echo "== errors"
 CUDA_VISIBLE_DEVICES= run env --floor >/dev/null; echo "rc=$?"
 run env --floor --device 1 >/dev/null; echo "rc=$?"
@@ -68,10 +88,12 @@ fi
 echo "== env --check-profiling"
 run env --check-profiling; echo "rc=$?"
 run env --check-profiling --json >"$OUT/profiling.json"
+if [ -n "$NCU" ]; then
 echo "== ncu on one empty launch of the floor (outside a repository)"
 ncu --version 2>&1 | tail -1
 (cd / && timeout 180 ncu --clock-control none --kernel-name regex:gcamp_empty \
 	--launch-count 1 --section SpeedOfLight git-campaign env --floor) \
 	>"$OUT/ncu-floor.txt" 2>&1; echo "rc=$?"
 grep -E "==PROF==|==ERROR==|ERR_NVGPU|Duration|launch \+ sync" "$OUT/ncu-floor.txt" | head -12
+fi
 exit $fail
