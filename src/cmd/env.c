@@ -18,6 +18,7 @@ static const char *const env_usage[] = {
 	"git campaign env --floor [--device N] [--json] [--backend B]",
 	"git campaign env --check-profiling [--json]",
 	"git campaign env list [--json]",
+	"git campaign env gpu-control [--device N]",
 	NULL,
 };
 
@@ -209,7 +210,7 @@ static int show(struct ctx *ctx, int json, const char *backend, int refresh,
 	else
 		snprintf(stored, sizeof(stored), "no (not in a repository)");
 	if (f->want) {
-		struct floor_opts fo = {f->device, 0, 0};
+		struct floor_opts fo = {.device = f->device};
 
 		snprintf(f->why_not, sizeof(f->why_not), "not in a repository");
 		f->rc = floor_measure(&f->res, &fo, &f->err);
@@ -316,6 +317,18 @@ static int list(struct ctx *ctx, int json)
 	return 0;
 }
 
+/* The workload `ab --gpu-control` runs: the GPU control's fixed
+ * work, its time printed as "gpu-control: T us". */
+static int gpu_control_run(struct ctx *ctx, int device)
+{
+	double us;
+
+	if (floor_control(&us, device, &ctx->err) < 0)
+		return cmd_fail(ctx);
+	printf("gpu-control: %.1f us\n", us);
+	return 0;
+}
+
 /* Exit 0 when this user may read the hardware counters, 1 when not. */
 static int check_profiling(int json)
 {
@@ -364,6 +377,13 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 
 	if (n < 0)
 		return parse_options_status(n);
+	if (n == 1 && !strcmp(argv[0], "gpu-control")) {
+		if (json || backend || refresh || f.want || profiling)
+			return usage_error(env_usage, opts,
+					   "'env gpu-control' takes only "
+					   "--device");
+		return gpu_control_run(ctx, f.device);
+	}
 	if (n == 1 && !strcmp(argv[0], "list")) {
 		if (backend || refresh || f.want || profiling)
 			return usage_error(env_usage, opts,

@@ -149,6 +149,49 @@ out:
 	return rc;
 }
 
+#define CONTROL_LAUNCHES 2000
+#define CONTROL_COPIES 8
+#define CONTROL_BYTES ((size_t)256 << 20)
+
+/* the control's fixed work, timed into res->launch_median_us */
+static int control_work(struct floor_result *res, const struct run *r)
+{
+	cuda_devptr src = 0, dst = 0;
+	double t0;
+	int i, rc = 0;
+
+	CHECK(r->a->cuMemAlloc(&src, CONTROL_BYTES), "cuMemAlloc_v2");
+	CHECK(r->a->cuMemAlloc(&dst, CONTROL_BYTES), "cuMemAlloc_v2");
+	CHECK(r->a->cuMemcpyDtoD(dst, src, CONTROL_BYTES), "cuMemcpyDtoD_v2");
+	CHECK(r->a->cuCtxSynchronize(), "cuCtxSynchronize");
+	t0 = now_us();
+	for (i = 0; i < CONTROL_LAUNCHES; i++) {
+		CHECK(launch(r), "cuLaunchKernel");
+		CHECK(r->a->cuCtxSynchronize(), "cuCtxSynchronize");
+	}
+	for (i = 0; i < CONTROL_COPIES; i++)
+		CHECK(r->a->cuMemcpyDtoD(dst, src, CONTROL_BYTES),
+		      "cuMemcpyDtoD_v2");
+	CHECK(r->a->cuCtxSynchronize(), "cuCtxSynchronize");
+	res->launch_median_us = now_us() - t0;
+out:
+	if (dst)
+		r->a->cuMemFree(dst);
+	if (src)
+		r->a->cuMemFree(src);
+	return rc;
+}
+
+int floor_control(double *out_us, int device, struct error *err)
+{
+	struct floor_opts o = {.device = device, .control = 1};
+	struct floor_result res;
+	int rc = floor_measure(&res, &o, err);
+
+	*out_us = rc < 0 ? 0 : res.launch_median_us;
+	return rc;
+}
+
 int floor_measure(struct floor_result *out, const struct floor_opts *o,
 		  struct error *err)
 {
@@ -187,6 +230,10 @@ int floor_measure(struct floor_result *out, const struct floor_opts *o,
 	out->module_load_us = now_us() - t0;
 	CHECK(run.a->cuModuleGetFunction(&run.fn, mod, "gcamp_empty"),
 	      "cuModuleGetFunction");
+	if (o->control) {
+		rc = control_work(out, r);
+		goto out;
+	}
 	if ((rc = time_launches(out, r,
 				o->launches > 0 ? o->launches : 10000)) < 0 ||
 	    (rc = time_copies(

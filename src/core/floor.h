@@ -27,6 +27,7 @@ struct floor_result {
 
 struct floor_opts {
 	int device;	   /* the CUDA ordinal (after CUDA_VISIBLE_DEVICES) */
+	int control;	   /* the GPU control instead (see floor_control) */
 	long launches;	   /* launch + sync samples; 0: 10000 */
 	size_t dtod_bytes; /* 0: 1 GiB */
 };
@@ -47,6 +48,15 @@ struct floor_opts {
  */
 int floor_measure(struct floor_result *out, const struct floor_opts *o,
 		  struct error *err);
+
+/*
+ * The built-in GPU control of `ab --gpu-control`: the floor's setup, then a
+ * fixed piece of device work that no change to a project can move: 2,000
+ * empty launches each synchronized, and eight device-to-device copies of
+ * 256 MiB. *out_us is the time of that work alone. Errors as
+ * floor_measure.
+ */
+int floor_control(double *out_us, int device, struct error *err);
 
 /*
  * The figures as records (metric floor.*, config kind=floor and

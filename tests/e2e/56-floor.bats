@@ -199,3 +199,45 @@ notes() { git notes --ref=refs/notes/campaign show HEAD; }
 	[ "$status" = 1 ]
 	assert_output 'profiling: not available (no NVIDIA driver (/proc/driver/nvidia/params cannot be read))'
 }
+
+@test "env gpu-control times the fixed device work; a fault is one line, exit 128" {
+	run --separate-stderr git campaign env gpu-control
+	assert_clean
+	assert_output --regexp '^gpu-control: [0-9]+\.[0-9] us$'
+	run cat "$WORLD/calls"
+	assert_line cuModuleLoadData
+	[ "$(grep -c '^cuMemFree_v2$' "$WORLD/calls")" = 2 ]
+	CUDA_STUB_FAIL=cuMemcpyDtoD_v2:700 run --separate-stderr git campaign env gpu-control --device 0
+	[ "$status" = 128 ]
+	[ "$output" = '' ]
+	[ "$stderr" = 'fatal: cuMemcpyDtoD_v2 failed: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)' ]
+	run --separate-stderr git campaign env gpu-control --json
+	[ "$status" = 129 ]
+	[[ "$stderr" == *"'env gpu-control' takes only --device"* ]]
+}
+
+@test "ab --gpu-control runs the built-in control in the schedule, as a control" {
+	printf 'x\n' >f
+	git add f
+	git commit -q -m f
+	git campaign init demo >/dev/null
+	rm -f "$WORLD/calls"
+	run --separate-stderr git campaign ab --build true --run 'sh -c :' \
+		--gpu-control -n 3 --warmup 1 --control-tolerance 50 --json
+	# wall time of a few milliseconds may or may not look steady here;
+	# what is checked is that the control is there and ran every time
+	[[ "$status" = 0 || "$status" = 1 ]]
+	[ "$(jpy '[w["control"] for w in d["workloads"]]' <<<"$output")" = '[false, true]' ]
+	[[ "$(jpy 'd["workloads"][1]["workload"]' <<<"$output")" == "'"*"/git-campaign' env gpu-control" ]]
+	[ "$(jpy 'len(d["workloads"][1]["a"]) + len(d["workloads"][1]["b"])' <<<"$output")" = 6 ]
+	# 2 arms x (1 warm-up + 3 runs), each loads the floor's module once
+	[ "$(grep -c '^cuModuleLoadData$' "$WORLD/calls")" = 8 ]
+}
+
+@test "ab --gpu-control needs a time metric" {
+	git campaign init demo >/dev/null
+	run --separate-stderr git campaign ab --build true --run 'echo t: 1' \
+		--metric 're:t: ([0-9]+)' --gpu-control -n 3
+	[ "$status" = 129 ]
+	[[ "$stderr" == *'--gpu-control needs a time metric (wall, user or sys)'* ]]
+}
