@@ -241,3 +241,26 @@ notes() { git notes --ref=refs/notes/campaign show HEAD; }
 	[ "$status" = 129 ]
 	[[ "$stderr" == *'--gpu-control needs a time metric (wall, user or sys)'* ]]
 }
+
+@test "env shows the floor stored for this env on HEAD's history, once a campaign exists" {
+	run --separate-stderr git campaign env
+	assert_clean
+	refute_line --regexp '^floor:'
+	git campaign init demo >/dev/null
+	run git campaign env --floor
+	assert_success
+	git commit -q --allow-empty -m later
+	run --separate-stderr git campaign env
+	assert_clean
+	assert_line --regexp "^floor: +launch [0-9]+\.[0-9]{2} us, htod 24 B [0-9]+\.[0-9]{2} us \(stored on $(git rev-parse --short=10 HEAD~1)\)$"
+	run --separate-stderr git campaign env --json
+	assert_clean
+	[ "$(jpy 'd["stored_floor"]["commit"]' <<<"$output")" = "$(git rev-parse HEAD~1)" ]
+	[ "$(jpy 'd["stored_floor"]["launch_sync_us"] > 0' <<<"$output")" = true ]
+	run notes
+	assert_failure # nothing on the new HEAD: it was read from HEAD~1
+	# another env (another backend) has no floor
+	run --separate-stderr git campaign env --backend other
+	assert_clean
+	refute_line --regexp '^floor:'
+}
