@@ -126,7 +126,8 @@ static void print_text(const cJSON *j, const char *stored)
 }
 
 struct floor_state {
-	int want, device;
+	int want;
+	long device; /* OPT_INT stores a long */
 	struct floor_result res;
 	int rc;		  /* of floor_measure or of storing */
 	struct error err; /* why it failed */
@@ -267,7 +268,7 @@ static int show(struct ctx *ctx, int json, const char *backend, int refresh,
 	else
 		snprintf(stored, sizeof(stored), "no (not in a repository)");
 	if (f->want) {
-		struct floor_opts fo = {.device = f->device};
+		struct floor_opts fo = {.device = (int)f->device};
 
 		snprintf(f->why_not, sizeof(f->why_not), "not in a repository");
 		f->rc = floor_measure(&f->res, &fo, &f->err);
@@ -442,7 +443,7 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 			return usage_error(env_usage, opts,
 					   "'env gpu-control' takes only "
 					   "--device");
-		return gpu_control_run(ctx, f.device);
+		return gpu_control_run(ctx, (int)f.device);
 	}
 	if (n == 1 && !strcmp(argv[0], "list")) {
 		if (backend || refresh || f.want || profiling)
@@ -460,6 +461,9 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 				   "--check-profiling takes only --json");
 	if (profiling)
 		return check_profiling(json);
+	if (f.device < 0 || f.device > 1023)
+		return usage_error(env_usage, opts,
+				   "--device must be 0 to 1023");
 	if (f.device && !f.want)
 		return usage_error(env_usage, opts, "--device needs --floor");
 	return show(ctx, json, backend, refresh, &f);

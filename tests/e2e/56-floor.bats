@@ -160,6 +160,9 @@ notes() { git notes --ref=refs/notes/campaign show HEAD; }
 	run --separate-stderr git campaign env --device 1
 	[ "$status" = 129 ]
 	[[ "$stderr" == *'--device needs --floor'* ]]
+	run --separate-stderr git campaign env --floor --device -1
+	[ "$status" = 129 ]
+	[[ "$stderr" == *'--device must be 0 to 1023'* ]]
 	run --separate-stderr git campaign env --check-profiling --floor
 	[ "$status" = 129 ]
 	[[ "$stderr" == *'--check-profiling takes only --json'* ]]
