@@ -14,7 +14,8 @@
 #include "util/xalloc.h"
 
 static const char *const ab_usage[] = {
-	"git campaign ab --build CMD --run CMD [--control CMD]... [-n N] "
+	"git campaign ab --build CMD --run CMD [--control CMD]... "
+	"[--gpu-control] [-n N] "
 	"[--warmup K] [--iters LIST] [--metric SPEC] "
 	"[--mode worktree|stash|artifact] [--artifact PATH] "
 	"[--base REV] [--order abba|random|blocked] [--min-effect PCT] "
@@ -25,6 +26,32 @@ static const char *const ab_usage[] = {
 	"git campaign ab attach [REV]",
 	NULL,
 };
+
+/* --gpu-control: this binary's `env gpu-control` as one more control, a
+ * fixed piece of device work that no change can move. Its wall time is
+ * the control's number, so it needs a time metric. */
+static int add_gpu_control(struct ctx *ctx, struct strvec *controls,
+			   struct ab_opts *o)
+{
+	char exe[4096];
+	ssize_t len;
+
+	if (o->metric.kind != AB_METRIC_WALL &&
+	    o->metric.kind != AB_METRIC_USER && o->metric.kind != AB_METRIC_SYS)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "--gpu-control needs a time metric (wall, "
+				 "user or sys): its number is its run time");
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0 || memchr(exe, '\'', (size_t)len))
+		return error_set(&ctx->err, GCAMP_EFATAL,
+				 "--gpu-control: cannot name this program "
+				 "for the shell");
+	exe[len] = 0;
+	strvec_push_owned(controls, xasprintf("'%s' env gpu-control", exe));
+	o->controls = (const char *const *)controls->v;
+	o->ncontrols = controls->nr;
+	return 0;
+}
 
 static const char *const attach_usage[] = {
 	"git campaign ab attach [REV]",
@@ -242,7 +269,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	struct ab_result res;
 	struct buf table = BUF_INIT;
 	long n = 10, warmup = 1, seed = 1, *iter_list = NULL;
-	int json = 0, cont = 0, abort_ = 0, rc;
+	int json = 0, cont = 0, abort_ = 0, gpu_control = 0, rc;
 	const struct option opts[] = {
 		OPT_STRING(0, "build", &build, "CMD",
 			   "build command, run in each arm's tree"),
@@ -250,6 +277,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			   "the workload; {iters} takes each --iters count"),
 		OPT_LIST(0, "control", &controls, "CMD",
 			 "a workload that must not move (repeatable)"),
+		OPT_BOOL(0, "gpu-control", &gpu_control,
+			 "add the built-in GPU control (env gpu-control)"),
 		OPT_INT('n', NULL, &n, "N", "measured runs per arm (10)"),
 		OPT_INT(0, "warmup", &warmup, "K",
 			"runs discarded per arm first (1)"),
@@ -376,6 +405,10 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	if (check_flags(ctx, &o, &required, &config) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	if (gpu_control && add_gpu_control(ctx, &controls, &o) < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}

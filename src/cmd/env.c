@@ -2,15 +2,23 @@
  * repository knows. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/measure.h"
 #include "core/fingerprint.h"
+#include "core/floor.h"
+#include "core/measure.h"
+#include "core/profiling.h"
 #include "util/options.h"
 
 static const char *const env_usage[] = {
 	"git campaign env [--json] [--backend B] [--refresh]",
+	"git campaign env --floor [--device N] [--json] [--backend B]",
+	"git campaign env --check-profiling [--json]",
 	"git campaign env list [--json]",
+	"git campaign env gpu-control [--device N]",
 	NULL,
 };
 
@@ -117,7 +125,128 @@ static void print_text(const cJSON *j, const char *stored)
 	line("stored", stored);
 }
 
-static int show(struct ctx *ctx, int json, const char *backend, int refresh)
+struct floor_state {
+	int want;
+	long device; /* OPT_INT stores a long */
+	struct floor_result res;
+	int rc;		  /* of floor_measure or of storing */
+	struct error err; /* why it failed */
+	char commit[48];  /* where it was stored, or "" */
+	char why_not[64]; /* why it was not stored */
+};
+
+/* Stores the floor as measurements on HEAD (config kind=floor), tagged
+ * with this env: the floor then travels with the notes like any figure. */
+static void floor_store(struct floor_state *f, struct ctx *ctx, const char *env)
+{
+	struct record *recs = NULL;
+	char run[RECORD_RUN_LEN + 1], at[21];
+	git_oid head;
+	size_t n = 0, i;
+
+	if (measure_cmd_commit(&head, ctx, "HEAD") < 0) {
+		error_clear(&ctx->err);
+		snprintf(f->why_not, sizeof(f->why_not), "no commit");
+		return;
+	}
+	if ((f->rc = record_new_run(run, &f->err)) < 0)
+		return;
+	record_now(at);
+	floor_records(&recs, &n, &f->res, env, run, at);
+	if ((f->rc = measure_append(ctx, &head, recs, n, "env --floor")) < 0) {
+		f->err = ctx->err;
+		error_clear(&ctx->err);
+	} else {
+		git_oid_tostr(f->commit, sizeof(f->commit), &head);
+	}
+	for (i = 0; i < n; i++)
+		record_release(&recs[i]);
+	free(recs);
+}
+
+/* The newest stored value of floor metric on HEAD's first-parent history
+ * for this env and device 0, or -1 (no campaign, no floor: not an
+ * error). */
+static double stored_floor(struct ctx *ctx, const char *env, const char *metric,
+			   char commit[48])
+{
+	struct strvec config = STRVEC_INIT;
+	struct measure_log_opts o = {metric, NULL, env, NULL, &config, 0};
+	struct measure_series s;
+	double v = -1;
+
+	strvec_push(&config, "device=0");
+	strvec_push(&config, "kind=floor");
+	if (measure_log(&s, ctx, &o) == 0) {
+		if (s.npts) {
+			v = s.pts[0].value;
+			git_oid_tostr(commit, 48, &s.pts[0].commit);
+		}
+		measure_series_release(&s);
+	}
+	error_clear(&ctx->err);
+	strvec_clear(&config);
+	return v;
+}
+
+/* env without --floor: the floor stored for this env, when there is one */
+static void add_stored_floor(cJSON *j, struct ctx *ctx, const char *env)
+{
+	char commit[48] = "", c2[48];
+	double launch = stored_floor(ctx, env, "floor.launch_sync", commit);
+	double htod = stored_floor(ctx, env, "floor.htod_24B", c2);
+	cJSON *o;
+
+	if (launch < 0)
+		return;
+	o = cJSON_AddObjectToObject(j, "stored_floor");
+	cJSON_AddNumberToObject(o, "launch_sync_us", launch);
+	if (htod >= 0)
+		cJSON_AddNumberToObject(o, "htod_24B_us", htod);
+	cJSON_AddStringToObject(o, "commit", commit);
+}
+
+static void print_stored_floor(const cJSON *j)
+{
+	const cJSON *o = cJSON_GetObjectItem(j, "stored_floor");
+	const cJSON *h = cJSON_GetObjectItem(o, "htod_24B_us");
+	char hb[64] = "";
+
+	if (!o)
+		return;
+	if (cJSON_IsNumber(h))
+		snprintf(hb, sizeof(hb), ", htod 24 B %.2f us", h->valuedouble);
+	linef("floor", "launch %.2f us%s (stored on %.10s)",
+	      cJSON_GetObjectItem(o, "launch_sync_us")->valuedouble, hb,
+	      str(o, "commit"));
+}
+
+static void print_floor(const struct floor_state *f)
+{
+	const struct floor_result *r = &f->res;
+	size_t i;
+
+	printf("floor (device %d):\n", r->device);
+	linef("  launch + sync", "%.2f us median (p10 %.2f, p90 %.2f; n %ld)",
+	      r->launch_median_us, r->launch_p10_us, r->launch_p90_us,
+	      r->launches);
+	linef("  launch enqueue", "%.2f us", r->enqueue_us);
+	for (i = 0; i < FLOOR_NCOPY; i++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "  htod %zu B", floor_copy_bytes[i]);
+		linef(k, "%.2f us median", r->htod_us[i]);
+	}
+	linef("  dtod 1 GiB", "%.0f GB/s (read + write)", r->dtod_gbps);
+	linef("  module load", "%.0f us", r->module_load_us);
+	if (*f->commit)
+		linef("  stored", "on %.10s (kind=floor)", f->commit);
+	else
+		linef("  stored", "no (%s)", f->why_not);
+}
+
+static int show(struct ctx *ctx, int json, const char *backend, int refresh,
+		struct floor_state *f)
 {
 	struct fingerprint_opts o = {backend, refresh};
 	struct fingerprint fp = {0};
@@ -138,21 +267,54 @@ static int show(struct ctx *ctx, int json, const char *backend, int refresh)
 			 fp.id);
 	else
 		snprintf(stored, sizeof(stored), "no (not in a repository)");
+	if (f->want) {
+		struct floor_opts fo = {.device = (int)f->device};
+
+		snprintf(f->why_not, sizeof(f->why_not), "not in a repository");
+		f->rc = floor_measure(&f->res, &fo, &f->err);
+		if (f->rc == 0 && in_repo)
+			floor_store(f, ctx, fp.id);
+	}
 	j = fingerprint_to_json(&fp);
+	if (in_repo && !f->want)
+		add_stored_floor(j, ctx, fp.id);
 	if (json) {
 		if (in_repo)
 			cJSON_AddStringToObject(j, "ref", stored);
 		else
 			cJSON_AddNullToObject(j, "ref");
+		if (f->want && f->rc == 0) {
+			cJSON *fl = floor_to_json(&f->res);
+
+			if (*f->commit)
+				cJSON_AddStringToObject(fl, "commit",
+							f->commit);
+			else
+				cJSON_AddNullToObject(fl, "commit");
+			cJSON_AddItemToObject(j, "floor", fl);
+		} else if (f->want) {
+			cJSON_AddStringToObject(j, "floor_error", f->err.msg);
+		}
 		cmd_print_json(j);
 		j = NULL;
 	} else {
 		print_text(j, stored);
+		print_stored_floor(j);
+		if (f->want && f->rc == 0)
+			print_floor(f);
 	}
 out:
 	cJSON_Delete(j);
 	fingerprint_release(&fp);
-	return rc < 0 ? cmd_fail(ctx) : 0;
+	if (rc < 0)
+		return cmd_fail(ctx);
+	if (f->want && f->rc < 0) {
+		/* the fingerprint printed; the floor's one line */
+		fflush(stdout);
+		error_set(&ctx->err, f->err.code, "floor: %s", f->err.msg);
+		return cmd_fail(ctx);
+	}
+	return 0;
 }
 
 /* "NVIDIA H200 x1, cuda, Debian 17.0.15, AMD EPYC 7B13, Debian 12" */
@@ -216,12 +378,56 @@ static int list(struct ctx *ctx, int json)
 	return 0;
 }
 
+/* The workload `ab --gpu-control` runs: the GPU control's fixed
+ * work, its time printed as "gpu-control: T us". */
+static int gpu_control_run(struct ctx *ctx, int device)
+{
+	double us;
+
+	if (floor_control(&us, device, &ctx->err) < 0)
+		return cmd_fail(ctx);
+	printf("gpu-control: %.1f us\n", us);
+	return 0;
+}
+
+/* Exit 0 when this user may read the hardware counters, 1 when not. */
+static int check_profiling(int json)
+{
+	struct profiling_status st;
+
+	profiling_check(&st);
+	if (json) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddBoolToObject(o, "available", st.available);
+		if (st.admin_only < 0)
+			cJSON_AddNullToObject(o, "rm_profiling_admin_only");
+		else
+			cJSON_AddNumberToObject(o, "rm_profiling_admin_only",
+						st.admin_only);
+		cJSON_AddBoolToObject(o, "admin", st.admin);
+		cJSON_AddStringToObject(o, "reason", st.reason);
+		cmd_print_json(o);
+	} else {
+		printf("profiling: %s (%s)\n",
+		       st.available ? "available" : "not available", st.reason);
+	}
+	return st.available ? 0 : 1;
+}
+
 int cmd_env(int argc, const char **argv, struct ctx *ctx)
 {
-	int json = 0, refresh = 0;
+	int json = 0, refresh = 0, profiling = 0;
 	const char *backend = NULL;
+	struct floor_state f = {0};
 	const struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print the fingerprint as JSON"),
+		OPT_BOOL(0, "floor", &f.want,
+			 "measure the GPU's dispatch floor and store it"),
+		OPT_INT(0, "device", &f.device, "N",
+			"the CUDA device the floor is measured on (0)"),
+		OPT_BOOL(0, "check-profiling", &profiling,
+			 "say whether this user may read GPU counters"),
 		OPT_STRING(0, "backend", &backend, "B",
 			   "the backend measured (default: campaign.backend)"),
 		OPT_BOOL(0, "refresh", &refresh,
@@ -232,8 +438,15 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 
 	if (n < 0)
 		return parse_options_status(n);
+	if (n == 1 && !strcmp(argv[0], "gpu-control")) {
+		if (json || backend || refresh || f.want || profiling)
+			return usage_error(env_usage, opts,
+					   "'env gpu-control' takes only "
+					   "--device");
+		return gpu_control_run(ctx, (int)f.device);
+	}
 	if (n == 1 && !strcmp(argv[0], "list")) {
-		if (backend || refresh)
+		if (backend || refresh || f.want || profiling)
 			return usage_error(env_usage, opts,
 					   "'env list' takes only --json");
 		return list(ctx, json);
@@ -243,5 +456,15 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 				   argv[0]);
 	if (backend && fingerprint_check_backend(backend, &ctx->err) < 0)
 		return cmd_fail(ctx);
-	return show(ctx, json, backend, refresh);
+	if (profiling && (backend || refresh || f.want))
+		return usage_error(env_usage, opts,
+				   "--check-profiling takes only --json");
+	if (profiling)
+		return check_profiling(json);
+	if (f.device < 0 || f.device > 1023)
+		return usage_error(env_usage, opts,
+				   "--device must be 0 to 1023");
+	if (f.device && !f.want)
+		return usage_error(env_usage, opts, "--device needs --floor");
+	return show(ctx, json, backend, refresh, &f);
 }

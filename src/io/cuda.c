@@ -26,9 +26,8 @@ struct cuda {
  * old binaries, and report wrong values to a caller that passes today's
  * types. Some _v2 names are the opposite, newer APIs with other semantics
  * (cuCtxSynchronize_v2), so never append "_v2" by rule: copy the name
- * from cuda.h. Entry points for later work (cuCtxCreate_v2,
- * cuMemAlloc_v2, cuMemcpyHtoD_v2, cuModuleLoadData, cuLaunchKernel, ...)
- * go here the same way.
+ * from cuda.h. The floor's entry points are optional: a driver without
+ * them still gives a fingerprint (cuda_require names the missing one).
  */
 static const struct cuda_sym {
 	const char *abi;
@@ -51,7 +50,45 @@ static const struct cuda_sym {
 	{"cuDeviceGetUuid", offsetof(struct cuda_api, cuDeviceGetUuid), 0},
 	{"cuGetErrorName", offsetof(struct cuda_api, cuGetErrorName), 0},
 	{"cuGetErrorString", offsetof(struct cuda_api, cuGetErrorString), 0},
+#define FLOOR(abi, member)                                                     \
+	{                                                                      \
+		abi, offsetof(struct cuda_api, member), 0                      \
+	}
+	FLOOR("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain),
+	FLOOR("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease),
+	FLOOR("cuCtxSetCurrent", cuCtxSetCurrent),
+	FLOOR("cuCtxSynchronize", cuCtxSynchronize),
+	FLOOR("cuModuleLoadData", cuModuleLoadData),
+	FLOOR("cuModuleUnload", cuModuleUnload),
+	FLOOR("cuModuleGetFunction", cuModuleGetFunction),
+	FLOOR("cuLaunchKernel", cuLaunchKernel),
+	FLOOR("cuMemAlloc_v2", cuMemAlloc),
+	FLOOR("cuMemFree_v2", cuMemFree),
+	FLOOR("cuMemcpyHtoD_v2", cuMemcpyHtoD),
+	FLOOR("cuMemcpyDtoD_v2", cuMemcpyDtoD),
+#undef FLOOR
 };
+
+int cuda_require_floor(const struct cuda *cu, struct error *err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(syms) / sizeof(*syms); i++) {
+		void *fn;
+
+		if (syms[i].offset <
+		    offsetof(struct cuda_api, cuDevicePrimaryCtxRetain))
+			continue;
+		memcpy(&fn, (const char *)&cu->api + syms[i].offset,
+		       sizeof(fn));
+		if (!fn)
+			return error_set(err, GCAMP_EFATAL,
+					 "%s: no entry point '%s' (the driver "
+					 "is too old)",
+					 cu->path, syms[i].abi);
+	}
+	return 0;
+}
 
 int cuda_open(struct cuda **out, struct error *err)
 {

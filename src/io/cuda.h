@@ -16,6 +16,11 @@ typedef int cuda_dev;	 /* CUdevice */
 struct cuda_uuid {
 	unsigned char bytes[16]; /* CUuuid */
 };
+typedef void *cuda_ctx;			/* CUcontext */
+typedef void *cuda_module;		/* CUmodule */
+typedef void *cuda_function;		/* CUfunction */
+typedef void *cuda_stream;		/* CUstream; NULL: the legacy one */
+typedef unsigned long long cuda_devptr; /* CUdeviceptr (_v2: 64 bits) */
 
 enum {
 	CUDA_SUCCESS = 0,
@@ -53,6 +58,35 @@ struct cuda_api {
 	/* optional: error names and texts */
 	cuda_result (*cuGetErrorName)(cuda_result r, const char **name);
 	cuda_result (*cuGetErrorString)(cuda_result r, const char **text);
+	/* The floor (core/floor.h). The primary context is the one every
+	 * runtime-API program shares; retaining it changes no device
+	 * setting. */
+	cuda_result (*cuDevicePrimaryCtxRetain)(cuda_ctx *ctx, cuda_dev dev);
+	/* cuDevicePrimaryCtxRelease_v2 */
+	cuda_result (*cuDevicePrimaryCtxRelease)(cuda_dev dev);
+	cuda_result (*cuCtxSetCurrent)(cuda_ctx ctx);
+	/* cuCtxSynchronize: NOT cuCtxSynchronize_v2, a newer API */
+	cuda_result (*cuCtxSynchronize)(void);
+	cuda_result (*cuModuleLoadData)(cuda_module *mod, const void *image);
+	cuda_result (*cuModuleUnload)(cuda_module mod);
+	cuda_result (*cuModuleGetFunction)(cuda_function *fn, cuda_module mod,
+					   const char *name);
+	cuda_result (*cuLaunchKernel)(cuda_function f, unsigned int gx,
+				      unsigned int gy, unsigned int gz,
+				      unsigned int bx, unsigned int by,
+				      unsigned int bz, unsigned int shared,
+				      cuda_stream stream, void **params,
+				      void **extra);
+	/* cuMemAlloc_v2 */
+	cuda_result (*cuMemAlloc)(cuda_devptr *ptr, size_t bytes);
+	/* cuMemFree_v2 */
+	cuda_result (*cuMemFree)(cuda_devptr ptr);
+	/* cuMemcpyHtoD_v2 */
+	cuda_result (*cuMemcpyHtoD)(cuda_devptr dst, const void *src,
+				    size_t bytes);
+	/* cuMemcpyDtoD_v2 */
+	cuda_result (*cuMemcpyDtoD)(cuda_devptr dst, cuda_devptr src,
+				    size_t bytes);
 };
 
 struct cuda;
@@ -78,6 +112,9 @@ struct cuda_device_info {
  * frees *out with cuda_close().
  */
 int cuda_open(struct cuda **out, struct error *err);
+/* 0 when every entry point of the floor was resolved, else GCAMP_EFATAL
+ * naming the first missing one. */
+int cuda_require_floor(const struct cuda *cu, struct error *err);
 /* The file actually loaded (resolved by the dynamic linker), borrowed. */
 const char *cuda_path(const struct cuda *cu);
 /* The resolved entry points, borrowed for cu's lifetime. */

@@ -371,6 +371,6 @@ env_json() {
 	run --separate-stderr git campaign env frob
 	assert_failure 129
 	[[ "$stderr" == "error: unknown argument 'frob'"* ]]
-	run --separate-stderr git campaign env --floor
+	run --separate-stderr git campaign env --frobnicate
 	assert_failure 129
 }

@@ -4,6 +4,10 @@
  *   CUDA_STUB_INIT_ERROR=N  cuInit returns N (100: CUDA_ERROR_NO_DEVICE)
  *   CUDA_STUB_DEVICES=N     N devices (default 1)
  *   CUDA_STUB_LOG=PATH      append the name of each call to PATH
+ *   CUDA_STUB_FAIL=NAME:N   entry point NAME returns N (after
+ *                           CUDA_STUB_FAIL_AFTER=K successful calls)
+ * The floor's entry points (contexts, modules, launches, copies) do
+ * nothing and succeed: a launch runs no kernel.
  * Built with -DSTUB_LEGACY_ONLY it lacks the _v2 entry points, as a driver
  * older than CUDA 3.2 would. */
 #include <stddef.h>
@@ -38,6 +42,22 @@ static int ndevices(void)
 }
 
 static int initialised;
+
+/* N when CUDA_STUB_FAIL names this entry point and its calls so far
+ * passed CUDA_STUB_FAIL_AFTER, else 0 */
+static CUresult fault(const char *name)
+{
+	const char *f = getenv("CUDA_STUB_FAIL");
+	const char *after = getenv("CUDA_STUB_FAIL_AFTER");
+	static long calls;
+	size_t len = strlen(name);
+
+	if (!f || strncmp(f, name, len) || f[len] != ':')
+		return 0;
+	if (after && calls++ < atol(after))
+		return 0;
+	return atoi(f + len + 1);
+}
 
 /* the device ordinal, or -1 when dev is not one */
 static int check(CUdevice dev)
@@ -183,6 +203,15 @@ EXPORT CUresult cuGetErrorName(CUresult r, const char **s)
 	case 101:
 		*s = "CUDA_ERROR_INVALID_DEVICE";
 		return 0;
+	case 2:
+		*s = "CUDA_ERROR_OUT_OF_MEMORY";
+		return 0;
+	case 222:
+		*s = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+		return 0;
+	case 700:
+		*s = "CUDA_ERROR_ILLEGAL_ADDRESS";
+		return 0;
 	default:
 		*s = NULL;
 		return 1;
@@ -201,8 +230,153 @@ EXPORT CUresult cuGetErrorString(CUresult r, const char **s)
 	case 101:
 		*s = "invalid device ordinal";
 		return 0;
+	case 2:
+		*s = "out of memory";
+		return 0;
+	case 222:
+		*s = "the provided PTX was compiled with an unsupported "
+		     "toolchain.";
+		return 0;
+	case 700:
+		*s = "an illegal memory access was encountered";
+		return 0;
 	default:
 		*s = NULL;
 		return 1;
 	}
 }
+
+/* The floor: a context, a module, launches and copies that do nothing.
+ * Handles are addresses of these. */
+static int the_ctx, the_module, the_function;
+static int current;
+
+#define FAULT(name)                                                          \
+	do {                                                                 \
+		CUresult f_ = fault(name);                                   \
+		if (f_)                                                      \
+			return f_;                                           \
+	} while (0)
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice dev)
+{
+	logcall("cuDevicePrimaryCtxRetain");
+	FAULT("cuDevicePrimaryCtxRetain");
+	if (check(dev))
+		return -check(dev);
+	*ctx = &the_ctx;
+	return 0;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	logcall("cuDevicePrimaryCtxRelease_v2");
+	return check(dev) ? -check(dev) : 0;
+}
+
+EXPORT CUresult cuCtxSetCurrent(void *ctx)
+{
+	current = ctx != NULL;
+	return 0;
+}
+
+/* cuCtxSynchronize_v2 is another API: a caller that resolved it fails */
+EXPORT CUresult cuCtxSynchronize(void)
+{
+	FAULT("cuCtxSynchronize");
+	return current ? 0 : 201; /* CUDA_ERROR_INVALID_CONTEXT */
+}
+
+EXPORT CUresult cuCtxSynchronize_v2(void *ctx)
+{
+	(void)ctx;
+	logcall("cuCtxSynchronize_v2");
+	return 1;
+}
+
+EXPORT CUresult cuModuleLoadData(void **mod, const void *image)
+{
+	logcall("cuModuleLoadData");
+	FAULT("cuModuleLoadData");
+	if (!current)
+		return 201;
+	if (!strstr((const char *)image, ".entry gcamp_empty"))
+		return 218; /* CUDA_ERROR_INVALID_PTX */
+	*mod = &the_module;
+	return 0;
+}
+
+EXPORT CUresult cuModuleUnload(void *mod)
+{
+	logcall("cuModuleUnload");
+	return mod == &the_module ? 0 : 400;
+}
+
+EXPORT CUresult cuModuleGetFunction(void **fn, void *mod, const char *name)
+{
+	if (mod != &the_module || strcmp(name, "gcamp_empty"))
+		return 500; /* CUDA_ERROR_NOT_FOUND */
+	*fn = &the_function;
+	return 0;
+}
+
+EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+			       unsigned bx, unsigned by, unsigned bz,
+			       unsigned shared, void *stream, void **params,
+			       void **extra)
+{
+	(void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
+	(void)shared, (void)stream, (void)params, (void)extra;
+	FAULT("cuLaunchKernel");
+	return f == &the_function ? 0 : 400; /* CUDA_ERROR_INVALID_HANDLE */
+}
+
+/* the legacy ABIs (32-bit pointers and sizes): fail loudly if resolved */
+EXPORT CUresult cuMemAlloc(unsigned int *p, unsigned int bytes)
+{
+	(void)p, (void)bytes;
+	logcall("cuMemAlloc");
+	return 1;
+}
+
+EXPORT CUresult cuMemcpyHtoD(unsigned int dst, const void *src,
+			     unsigned int bytes)
+{
+	(void)dst, (void)src, (void)bytes;
+	logcall("cuMemcpyHtoD");
+	return 1;
+}
+
+#ifndef STUB_LEGACY_ONLY
+static unsigned long long next_ptr = 0x7f0000000000ULL;
+
+EXPORT CUresult cuMemAlloc_v2(unsigned long long *p, size_t bytes)
+{
+	FAULT("cuMemAlloc_v2");
+	if (!current)
+		return 201;
+	*p = next_ptr;
+	next_ptr += (bytes + 0xfffff) & ~(size_t)0xfffff;
+	return 0;
+}
+
+EXPORT CUresult cuMemFree_v2(unsigned long long p)
+{
+	logcall("cuMemFree_v2");
+	return p ? 0 : 1;
+}
+
+EXPORT CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src,
+				size_t bytes)
+{
+	FAULT("cuMemcpyHtoD_v2");
+	return dst && src && bytes ? 0 : 1;
+}
+
+EXPORT CUresult cuMemcpyDtoD_v2(unsigned long long dst, unsigned long long src,
+				size_t bytes)
+{
+	FAULT("cuMemcpyDtoD_v2");
+	return dst && src && bytes ? 0 : 1;
+}
+#endif
