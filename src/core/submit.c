@@ -92,7 +92,8 @@ void submit_render_section(struct buf *out, const struct stack_graph *g,
 		size_t i = order[k];
 
 		buf_puts(out, "- ");
-		if (nums[i])
+		/* not its own number: unknown until the PR is opened */
+		if (nums[i] && i != idx)
 			buf_addf(out, "#%ld ", nums[i]);
 		buf_addf(out, "`%s`", g->b[i].name);
 		if (i == idx)

@@ -55,7 +55,8 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 int stack_sync(struct submit_result *out, struct ctx *ctx);
 
 /* The stack section of branch idx's PR body (LF line ends), from the
- * numbers in nums (0: no PR yet), exposed for the tests. order holds the
+ * numbers in nums (0: no PR yet; its own is left out, unknown until
+ * the PR is opened), exposed for the tests. order holds the
  * n indexes of the stack, parents first. */
 struct stack_graph;
 void submit_render_section(struct buf *out, const struct stack_graph *g,

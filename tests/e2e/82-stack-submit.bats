@@ -50,6 +50,10 @@ pr_count() {
 	assert_line --partial 'opened #2 for s2 onto s1'
 	assert_line --partial 'opened #3 for s3 onto s2'
 	[ "$(pr_count)" -eq 3 ]
+	# a lookup and a POST each, then the first two learn their children
+	fh log >log
+	[ "$(fh_count POST)" -eq 3 ] && [ "$(fh_count PATCH)" -eq 2 ] || fail "$(cat log)"
+	[ "$(wc -l <log)" -eq 8 ] || fail "$(cat log)"
 	[ "$(pr_field 1 .base.ref)" = develop ]
 	[ "$(pr_field 2 .base.ref)" = s1 ]
 	[ "$(pr_field 3 .base.ref)" = s2 ]
@@ -57,7 +61,7 @@ pr_count() {
 	pr_field 2 .body >body
 	grep -qxF 'Stacked on #1 (`s1`).' body
 	grep -qxF -- '- #1 `s1`' body
-	grep -qxF -- '- #2 `s2` ← this PR' body
+	grep -qxF -- '- `s2` ← this PR' body
 	grep -qxF -- '- #3 `s3`' body
 	[ "$(grep -c '^<!-- git-campaign:stack -->$' body)" -eq 2 ]
 	pr_field 1 .body | grep -qxF 'Stacked on `develop`.'
@@ -83,6 +87,9 @@ pr_count() {
 	[ "$(pr_count)" -eq 3 ]
 	fh log | tail -n +"$(($(wc -l <before) + 1))" >after
 	! grep -qE '^(POST|PATCH)' after || fail "$(cat after)"
+	# one GET per PR, by its cached number
+	[ "$(grep -c '^GET /repos/o/r/pulls/[0-9]* ' after)" -eq 3 ] || fail "$(cat after)"
+	[ "$(wc -l <after)" -eq 3 ] || fail "$(cat after)"
 	pr_field 2 .body | cmp - body
 }
 
@@ -165,6 +172,8 @@ pr_count() {
 	assert_line '#2 s2: open'
 	assert_line 'retargeted #2 s2 onto develop (#1 s1 merged)'
 	assert_line 'moved s2 onto develop'
+	assert_line --regexp '^restacked s2: [0-9a-f]{7} -> [0-9a-f]{7} \(1 commit\)$'
+	refute_line 'nothing to restack'
 	[ "$(pr_field 2 .base.ref)" = develop ]
 	[ "$(pr_field 3 .base.ref)" = s2 ]
 	[ "$(parent_of s2)" = develop ]
