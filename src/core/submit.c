@@ -578,6 +578,11 @@ static int retarget(struct submit_result *out, struct ctx *ctx,
 		    p->number, b->name);
 		return 0;
 	}
+	if (p->base && parent->base && !strcmp(p->base, parent->base)) {
+		say(out, "#%ld %s is on %s already (#%ld %s merged)", p->number,
+		    b->name, p->base, parent->number, b->parent);
+		return 0;
+	}
 	if ((rc = github_pr_update(&after, gh, p->number, NULL, NULL,
 				   parent->base, &ctx->err)) < 0)
 		return rc;
@@ -657,11 +662,19 @@ int stack_sync(struct submit_result *out, struct ctx *ctx)
 		ro.onto = onto.v[i];
 		out->moved = 1;
 		if ((rc = restack_start(&out->r, ctx, &ro)) < 0) {
-			error_hint(&ctx->err,
-				   "its PR is retargeted already; re-parent "
-				   "it with 'git campaign stack move %s "
-				   "--onto %s'",
-				   moves.v[i], onto.v[i]);
+			char prev[sizeof(ctx->err.hint)];
+
+			snprintf(prev, sizeof(prev), "%s", ctx->err.hint);
+			if (prev[0])
+				error_hint(&ctx->err,
+					   "%s; then run 'git campaign stack "
+					   "sync' again",
+					   prev);
+			else
+				error_hint(&ctx->err,
+					   "re-parent it with 'git campaign "
+					   "stack move %s --onto %s'",
+					   moves.v[i], onto.v[i]);
 			goto out;
 		}
 		say(out, "moved %s onto %s", moves.v[i], onto.v[i]);
