@@ -235,3 +235,23 @@ pr_count() {
 	run --separate-stderr git campaign stack submit nowhere
 	assert_fatal "'nowhere' is not a stacked branch"
 }
+
+@test "sync retargets even when the move is refused; the next sync finishes it" {
+	make_stack 2
+	git campaign stack submit >/dev/null
+	fh merge '{"repo":"o/r","number":1}' >/dev/null
+	echo dirty >>b
+	run --separate-stderr git campaign stack sync
+	[ "$status" -ne 0 ] && [ "$status" -ne 129 ] || fail "exit $status: $stderr"
+	assert_line 'retargeted #2 s2 onto develop (#1 s1 merged)'
+	[[ $stderr == *"then run 'git campaign stack sync' again"* ]] || fail "$stderr"
+	[ "$(pr_field 2 .base.ref)" = develop ]
+	[ "$(parent_of s2)" = s1 ]
+	git checkout -q -- b
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line '#2 s2 is on develop already (#1 s1 merged)'
+	assert_line 'moved s2 onto develop'
+	[ "$(parent_of s2)" = develop ]
+	[ "$(fh_count PATCH)" -eq 2 ]
+}
