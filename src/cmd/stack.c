@@ -1,6 +1,6 @@
 /* git campaign stack (new, adopt, show, restack, continue, abort,
- * skip-branch, move, delete, undo), git campaign undo and git campaign gc.
- */
+ * skip-branch, move, delete, undo, submit, sync), git campaign undo and git
+ * campaign gc. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/restack.h"
 #include "core/stack.h"
+#include "core/submit.h"
 #include "util/options.h"
 
 static const char *const stack_usage[] = {
@@ -21,6 +22,8 @@ static const char *const stack_usage[] = {
 	"git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]",
 	"git campaign stack delete BRANCH [--branch]",
 	"git campaign stack undo",
+	"git campaign stack submit [BRANCH | --all] [--draft] [--dry-run]",
+	"git campaign stack sync",
 	NULL,
 };
 
@@ -218,10 +221,39 @@ static int show(struct ctx *ctx, int json)
 	return 0;
 }
 
+static int stack_submit_cmd(struct ctx *ctx, const char *branch, int all,
+			    int draft, int dry_run)
+{
+	struct submit_result r;
+	struct submit_opts o = {branch, all, draft, dry_run};
+	int rc = stack_submit(&r, ctx, &o);
+
+	print_lines(&r.lines, "");
+	submit_result_release(&r);
+	return rc < 0 ? cmd_fail(ctx) : 0;
+}
+
+static int stack_sync_cmd(struct ctx *ctx)
+{
+	struct submit_result r;
+	int rc = stack_sync(&r, ctx);
+
+	print_lines(&r.lines, "");
+	if (rc < 0 || !r.moved) {
+		submit_result_release(&r);
+		return rc < 0 ? cmd_fail(ctx) : 0;
+	}
+	strvec_clear(&r.lines);
+	rc = report(ctx, 0, &r.r, "restack");
+	submit_result_release(&r);
+	return rc;
+}
+
 int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *on = NULL, *onto = NULL, *sub;
 	int json = 0, all = 0, no_checkout = 0, del_branch = 0, n, rc;
+	int draft = 0, dry_run = 0;
 	struct restack_result r;
 	struct restack_opts ro = {0};
 	const struct option opts[] = {
@@ -229,7 +261,11 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 			   "new, adopt: the parent branch"),
 		OPT_STRING(0, "onto", &onto, "NEWPARENT",
 			   "move: the new parent branch"),
-		OPT_BOOL(0, "all", &all, "restack: every stacked branch"),
+		OPT_BOOL(0, "all", &all,
+			 "restack, submit: every stacked branch"),
+		OPT_BOOL(0, "draft", &draft, "submit: open new PRs as drafts"),
+		OPT_BOOL('n', "dry-run", &dry_run,
+			 "submit: say what would be pushed and sent"),
 		OPT_BOOL(0, "no-checkout", &no_checkout,
 			 "on a conflict, list the paths; check out nothing"),
 		OPT_BOOL(0, "branch", &del_branch,
@@ -260,7 +296,9 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 					   sub);                               \
 	} while (0)
 	if ((on && strcmp(sub, "new") && strcmp(sub, "adopt")) ||
-	    (onto && strcmp(sub, "move")) || (all && strcmp(sub, "restack")) ||
+	    (onto && strcmp(sub, "move")) ||
+	    (all && strcmp(sub, "restack") && strcmp(sub, "submit")) ||
+	    ((draft || dry_run) && strcmp(sub, "submit")) ||
 	    (json && strcmp(sub, "show")) ||
 	    (del_branch && strcmp(sub, "delete")) ||
 	    (no_checkout && strcmp(sub, "restack") && strcmp(sub, "continue") &&
@@ -339,6 +377,19 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 		ARGS(0, 0);
 		rc = stack_undo(&r, ctx);
 		return report(ctx, rc, &r, "undo");
+	}
+	if (!strcmp(sub, "submit")) {
+		ARGS(0, 1);
+		if (n && all)
+			return usage_error(stack_usage, opts,
+					   "a branch and --all cannot be "
+					   "combined");
+		return stack_submit_cmd(ctx, n ? argv[0] : NULL, all, draft,
+					dry_run);
+	}
+	if (!strcmp(sub, "sync")) {
+		ARGS(0, 0);
+		return stack_sync_cmd(ctx);
 	}
 #undef ARGS
 	return usage_error(stack_usage, opts, "unknown subcommand '%s'", sub);

@@ -1,0 +1,702 @@
+/* stack submit and stack sync: pushes through the git program, PRs through
+ * the GitHub client, the PR cache in the database's pr table. */
+#include "core/submit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/campaign.h"
+#include "core/stack.h"
+#include "core/umbrella.h"
+#include "io/db.h"
+#include "io/github.h"
+#include "io/proc.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+#define BACKUP_PREFIX "refs/campaign/backup/"
+
+void submit_result_release(struct submit_result *r)
+{
+	if (!r)
+		return;
+	strvec_clear(&r->lines);
+	restack_result_release(&r->r);
+	memset(r, 0, sizeof(*r));
+}
+
+static void say(struct submit_result *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct submit_result *out, const char *fmt, ...)
+{
+	va_list ap;
+	char line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	strvec_push(&out->lines, line);
+}
+
+/* the bottom of i's stack: follow stacked parents down */
+static size_t root_of(const struct stack_graph *g, size_t i)
+{
+	size_t steps = 0;
+
+	while (g->b[i].parent_idx != STACK_NONE && steps++ < g->n)
+		i = g->b[i].parent_idx;
+	return i;
+}
+
+static void add_children(const struct stack_graph *g, size_t parent,
+			 size_t *order, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		if (g->b[i].in_cycle || g->b[i].parent_idx != parent)
+			continue;
+		order[(*n)++] = i;
+		add_children(g, i, order, n);
+	}
+}
+
+/* every branch of the stack rooted at root, parents first */
+static void stack_order(const struct stack_graph *g, size_t root, size_t *order,
+			size_t *n)
+{
+	order[(*n)++] = root;
+	add_children(g, root, order, n);
+}
+
+void submit_render_section(struct buf *out, const struct stack_graph *g,
+			   const size_t *order, size_t n, const long *nums,
+			   size_t idx)
+{
+	const struct stack_branch *b = &g->b[idx];
+	size_t k;
+
+	buf_reset(out);
+	if (b->parent_idx == STACK_NONE)
+		buf_addf(out, "Stacked on `%s`.\n", b->parent);
+	else if (nums[b->parent_idx])
+		buf_addf(out, "Stacked on #%ld (`%s`).\n", nums[b->parent_idx],
+			 b->parent);
+	else
+		buf_addf(out, "Stacked on `%s`.\n", b->parent);
+	buf_puts(out, "\nThe stack, bottom first:\n\n");
+	for (k = 0; k < n; k++) {
+		size_t i = order[k];
+
+		buf_puts(out, "- ");
+		/* not its own number: unknown until the PR is opened */
+		if (nums[i] && i != idx)
+			buf_addf(out, "#%ld ", nums[i]);
+		buf_addf(out, "`%s`", g->b[i].name);
+		if (i == idx)
+			buf_puts(out, " ← this PR");
+		buf_puts(out, "\n");
+	}
+	buf_puts(out, "\n<sub>Written by `git campaign stack submit`; edits "
+		      "between the markers are replaced.</sub>\n");
+}
+
+static const char *pr_state(const struct github_pr *p)
+{
+	if (p->merged)
+		return "merged";
+	if (!strcmp(p->state, "open") && p->draft)
+		return "draft";
+	return !strcmp(p->state, "open") ? "open" : "closed";
+}
+
+static int record_pr(struct ctx *ctx, const char *branch,
+		     const struct github_pr *p)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "INSERT INTO pr (branch, number, state, base, url,"
+			     " updated_at) VALUES (?1, ?2, ?3, ?4, ?5,"
+			     " coalesce(?6, strftime('%Y-%m-%dT%H:%M:%SZ')))"
+			     " ON CONFLICT (branch) DO UPDATE SET"
+			     " number = excluded.number,"
+			     " state = excluded.state, base = excluded.base,"
+			     " url = excluded.url,"
+			     " updated_at = excluded.updated_at",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, p->number);
+	sqlite3_bind_text(st, 3, pr_state(p), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, p->base, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, p->html_url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, p->updated_at, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot record the PR of '%s'", branch);
+	return 0;
+}
+
+static int run_git(struct proc_result *res, struct ctx *ctx,
+		   const char *const *argv)
+{
+	struct proc_opts po = {NULL, 1, 0, 0, 0, NULL};
+
+	trace_printf("submit: run git %s", argv[1]);
+	return proc_run(res, argv, &po, &ctx->err);
+}
+
+/* 1 when oid is the tip one of branch's restack backups kept */
+static int is_backup(git_repository *repo, const char *branch,
+		     const git_oid *oid)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int found = 0;
+
+	if (git_reference_iterator_glob_new(&it, repo, BACKUP_PREFIX "*") < 0)
+		return 0;
+	while (!found && git_reference_next(&ref, it) == 0) {
+		const char *name =
+			git_reference_name(ref) + strlen(BACKUP_PREFIX);
+		const char *slash = strchr(name, '/');
+		const git_oid *t = git_reference_target(ref);
+
+		if (slash && !strcmp(slash + 1, branch) && t &&
+		    git_oid_equal(t, oid))
+			found = 1;
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	return found;
+}
+
+/* pushes b unless the remote has it already; the lease names the remote tip
+ * last seen, and only a restack backup may be overwritten */
+static int push_branch(struct submit_result *out, struct ctx *ctx,
+		       git_repository *repo, const char *remote,
+		       const struct stack_branch *b, int dry_run)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	struct buf tracking = BUF_INIT, spec = BUF_INIT, lease = BUF_INIT,
+		   last = BUF_INIT;
+	const char *argv[7];
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid seen;
+	int rc = 0, have, argc = 0;
+
+	buf_addf(&tracking, "refs/remotes/%s/%s", remote, b->name);
+	have = git_reference_name_to_id(&seen, repo, tracking.ptr) == 0;
+	if (have && git_oid_equal(&seen, &b->tip))
+		goto out;
+	buf_addf(&spec, "refs/heads/%s:refs/heads/%s", b->name, b->name);
+	argv[argc++] = "git";
+	argv[argc++] = "push";
+	argv[argc++] = "--quiet";
+	if (have && !git_graph_descendant_of(repo, &b->tip, &seen)) {
+		git_oid_tostr(hex, sizeof(hex), &seen);
+		if (!is_backup(repo, b->name, &seen)) {
+			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				       "'%s' on '%s' (%.7s) has commits that "
+				       "are not in the local branch",
+				       b->name, remote, hex);
+			error_hint(&ctx->err,
+				   "fetch and look at them; git-campaign only "
+				   "overwrites a tip it restacked away");
+			goto out;
+		}
+		buf_addf(&lease, "--force-with-lease=refs/heads/%s:%s", b->name,
+			 hex);
+		argv[argc++] = lease.ptr;
+	}
+	argv[argc++] = remote;
+	argv[argc++] = spec.ptr;
+	argv[argc] = NULL;
+	if (dry_run) {
+		say(out, "would push %s%s", b->name,
+		    lease.len ? " (restacked: with a lease)" : "");
+		goto out;
+	}
+	if ((rc = run_git(&res, ctx, argv)) < 0)
+		goto out;
+	if (res.status) {
+		proc_last_line(&last, res.err.ptr);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot push '%s' to '%s': %s", b->name, remote,
+			       last.ptr);
+		if (lease.len)
+			error_hint(&ctx->err,
+				   "someone else pushed to it; fetch, look, "
+				   "then submit again");
+		goto out;
+	}
+	say(out, "pushed %s%s", b->name,
+	    lease.len ? " (restacked: forced with a lease)" : "");
+out:
+	proc_result_release(&res);
+	buf_release(&tracking);
+	buf_release(&spec);
+	buf_release(&lease);
+	buf_release(&last);
+	return rc;
+}
+
+/* the subject of the oldest commit of b over its parent */
+static char *first_subject(struct ctx *ctx, const struct stack_branch *b)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	struct buf range = BUF_INIT;
+	const char *argv[] = {"git", "log", "--reverse", "--format=%s",
+			      NULL,  "--",  NULL};
+	char *nl, *s = NULL;
+
+	buf_addf(&range, "refs/heads/%s..refs/heads/%s", b->parent, b->name);
+	argv[4] = range.ptr;
+	if (b->parent_found && run_git(&res, ctx, argv) == 0 &&
+	    res.status == 0 && res.out.len) {
+		nl = strchr(res.out.ptr, '\n');
+		if (nl)
+			*nl = '\0';
+		s = xstrdup(res.out.ptr);
+	}
+	error_clear(&ctx->err);
+	proc_result_release(&res);
+	buf_release(&range);
+	return s ? s : xstrdup(b->name);
+}
+
+/* the PR of branch b: the cached number, else the newest for its head */
+static int find_pr(struct github_pr *out, struct github *gh,
+		   const struct stack_branch *b, struct error *err)
+{
+	int rc;
+
+	if (b->pr_number > 0) {
+		rc = github_pr_get(out, gh, b->pr_number, err);
+		if (rc == 0 && out->head && !strcmp(out->head, b->name))
+			return 0;
+		github_pr_release(out);
+		memset(out, 0, sizeof(*out));
+		if (rc < 0 && rc != GCAMP_ENOTFOUND)
+			return rc;
+		error_clear(err);
+	}
+	return github_pr_find(out, gh, b->name, err);
+}
+
+static int open_forge(struct github **gh, struct ctx *ctx,
+		      const struct campaign *c)
+{
+	struct db *db = NULL;
+	int rc;
+
+	if (!c->forge)
+		return error_set(&ctx->err, GCAMP_ENOTFOUND,
+				 "the campaign has no forge repository");
+	if ((rc = ctx_db(&db, ctx, 0)) < 0)
+		return rc;
+	return github_open(gh, c->forge_host, c->forge, db, &ctx->err);
+}
+
+/* the branches to submit, parents first, into order (g->n room) */
+static int choose(size_t *order, size_t *n, struct ctx *ctx,
+		  const struct stack_graph *g, const struct submit_opts *o)
+{
+	const char *name = o->branch ? o->branch : g->current;
+	size_t i, t;
+
+	*n = 0;
+	if (o->all) {
+		for (i = 0; i < g->n; i++)
+			if (!g->b[i].in_cycle &&
+			    g->b[i].parent_idx == STACK_NONE)
+				stack_order(g, i, order, n);
+		if (!*n)
+			return error_set(&ctx->err, GCAMP_ENOTFOUND,
+					 "no stacked branches");
+		return 0;
+	}
+	if (!name)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "HEAD is detached: name a branch or --all");
+	t = stack_find(g, name);
+	if (t == STACK_NONE || g->b[t].in_cycle) {
+		error_set(&ctx->err, GCAMP_ENOTFOUND,
+			  "'%s' is not a stacked branch", name);
+		error_hint(&ctx->err,
+			   "stack it with 'git campaign stack "
+			   "adopt %s --on PARENT'",
+			   name);
+		return GCAMP_ENOTFOUND;
+	}
+	stack_order(g, root_of(g, t), order, n);
+	return 0;
+}
+
+/* refuses when a chosen branch cannot be pushed as it is */
+static int check_ready(struct ctx *ctx, const struct stack_graph *g,
+		       const size_t *order, size_t n)
+{
+	struct buf names = BUF_INIT;
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct stack_branch *b = &g->b[order[k]];
+
+		if (!b->exists) {
+			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				       "branch '%s' is missing", b->name);
+			goto out;
+		}
+		if (!b->parent_found) {
+			rc = error_set(&ctx->err, GCAMP_EREFUSED,
+				       "the parent of '%s' ('%s') is gone",
+				       b->name, b->parent);
+			goto out;
+		}
+		if (b->needs_restack)
+			buf_addf(&names, "%s'%s'", names.len ? ", " : "",
+				 b->name);
+	}
+	if (names.len) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "%s need%s a restack first", names.ptr,
+			       strchr(names.ptr, ',') ? "" : "s");
+		error_hint(&ctx->err, "run 'git campaign stack restack', "
+				      "then submit again");
+	}
+out:
+	buf_release(&names);
+	return rc;
+}
+
+struct sub {
+	struct ctx *ctx;
+	struct github *gh;
+	struct stack_graph *g;
+	const struct submit_opts *o;
+	struct submit_result *out;
+	size_t *order;
+	size_t n;
+	long *nums;	       /* by graph index */
+	struct github_pr *prs; /* by graph index */
+};
+
+/* the stack of idx: the indexes of its stack, parents first */
+static void section_for(struct buf *out, struct sub *s, size_t idx)
+{
+	size_t *ord = xcalloc(s->g->n + 1, sizeof(*ord)), n = 0;
+
+	stack_order(s->g, root_of(s->g, idx), ord, &n);
+	submit_render_section(out, s->g, ord, n, s->nums, idx);
+	free(ord);
+}
+
+static const char *base_of(const struct stack_branch *b)
+{
+	return b->parent;
+}
+
+/* pass 1: push, find or open the PR */
+static int submit_one(struct sub *s, git_repository *repo, const char *remote,
+		      size_t i)
+{
+	const struct stack_branch *b = &s->g->b[i];
+	struct github_pr *p = &s->prs[i];
+	struct buf section = BUF_INIT, body = BUF_INIT;
+	char *title = NULL;
+	int rc;
+
+	if ((rc = push_branch(s->out, s->ctx, repo, remote, b, s->o->dry_run)) <
+	    0)
+		goto out;
+	rc = find_pr(p, s->gh, b, &s->ctx->err);
+	if (rc == 0 && p->merged) {
+		say(s->out, "%s: #%ld is merged; left alone", b->name,
+		    p->number);
+		s->nums[i] = p->number;
+		rc = s->o->dry_run ? 0 : record_pr(s->ctx, b->name, p);
+		goto out;
+	}
+	if (rc == 0 && !strcmp(p->state, "open")) {
+		s->nums[i] = p->number;
+		goto out;
+	}
+	if (rc < 0 && rc != GCAMP_ENOTFOUND)
+		goto out;
+	error_clear(&s->ctx->err);
+	github_pr_release(p);
+	memset(p, 0, sizeof(*p));
+	title = first_subject(s->ctx, b);
+	if (s->o->dry_run) {
+		say(s->out, "would open a PR for %s onto %s: %s", b->name,
+		    base_of(b), title);
+		rc = 0;
+		goto out;
+	}
+	section_for(&section, s, i);
+	splice_markers(&body, "", STACK_MARKER, STACK_MARKER, section.ptr);
+	if ((rc = github_pr_create(p, s->gh, b->name, base_of(b), title,
+				   body.ptr, s->o->draft, &s->ctx->err)) < 0)
+		goto out;
+	s->nums[i] = p->number;
+	say(s->out, "opened #%ld for %s onto %s: %s", p->number, b->name,
+	    base_of(b), p->html_url ? p->html_url : "");
+	rc = record_pr(s->ctx, b->name, p);
+out:
+	buf_release(&section);
+	buf_release(&body);
+	free(title);
+	return rc;
+}
+
+/* pass 2: base and stack section, PATCHed only when they differ */
+static int update_one(struct sub *s, size_t i)
+{
+	const struct stack_branch *b = &s->g->b[i];
+	struct github_pr *p = &s->prs[i], after = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT, what = BUF_INIT;
+	const char *base = NULL, *nbody = NULL;
+	int rc = 0;
+
+	if (!p->number || p->merged || strcmp(p->state, "open"))
+		goto out;
+	section_for(&section, s, i);
+	if (splice_markers(&body, p->body ? p->body : "", STACK_MARKER,
+			   STACK_MARKER, section.ptr) < 0) {
+		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
+			       "#%ld has one '%s' line without a second",
+			       p->number, STACK_MARKER);
+		error_hint(&s->ctx->err, "fix the body by hand");
+		goto out;
+	}
+	if (strcmp(body.ptr, p->body ? p->body : "")) {
+		nbody = body.ptr;
+		buf_puts(&what, "body");
+	}
+	if (!p->base || strcmp(p->base, base_of(b))) {
+		if (p->stacked) {
+			say(s->out,
+			    "#%ld is in a native GitHub stack: its base stays "
+			    "%s",
+			    p->number, p->base ? p->base : "?");
+		} else {
+			base = base_of(b);
+			buf_addf(&what, "%sbase %s", what.len ? ", " : "",
+				 base);
+		}
+	}
+	if (!base && !nbody) {
+		say(s->out, "#%ld %s is up to date", p->number, b->name);
+		if (!s->o->dry_run)
+			rc = record_pr(s->ctx, b->name, p);
+		goto out;
+	}
+	if (s->o->dry_run) {
+		say(s->out, "would update #%ld %s (%s)", p->number, b->name,
+		    what.ptr);
+		goto out;
+	}
+	if ((rc = github_pr_update(&after, s->gh, p->number, NULL, nbody, base,
+				   &s->ctx->err)) < 0)
+		goto out;
+	say(s->out, "updated #%ld %s (%s)", p->number, b->name, what.ptr);
+	rc = record_pr(s->ctx, b->name, &after);
+out:
+	github_pr_release(&after);
+	buf_release(&section);
+	buf_release(&body);
+	buf_release(&what);
+	return rc;
+}
+
+int stack_submit(struct submit_result *out, struct ctx *ctx,
+		 const struct submit_opts *o)
+{
+	struct stack_graph g = {0};
+	struct campaign c = {0};
+	struct sub s = {0};
+	git_repository *repo;
+	size_t k;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = campaign_load(&c, ctx)) < 0 ||
+	    (rc = stack_graph_load(&g, ctx)) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
+		goto out;
+	s = (struct sub){ctx, NULL, &g, o, out, NULL, 0, NULL, NULL};
+	s.order = xcalloc(g.n + 1, sizeof(*s.order));
+	s.nums = xcalloc(g.n + 1, sizeof(*s.nums));
+	s.prs = xcalloc(g.n + 1, sizeof(*s.prs));
+	if ((rc = choose(s.order, &s.n, ctx, &g, o)) < 0 ||
+	    (rc = check_ready(ctx, &g, s.order, s.n)) < 0 ||
+	    (rc = open_forge(&s.gh, ctx, &c)) < 0)
+		goto out;
+	for (k = 0; k < s.n; k++)
+		if ((rc = submit_one(&s, repo, g.remote, s.order[k])) < 0)
+			goto out;
+	for (k = 0; k < s.n; k++)
+		if ((rc = update_one(&s, s.order[k])) < 0)
+			goto out;
+out:
+	if (s.gh)
+		out->requests = github_request_count(s.gh);
+	github_close(s.gh);
+	for (k = 0; s.prs && k < g.n; k++)
+		github_pr_release(&s.prs[k]);
+	free(s.prs);
+	free(s.nums);
+	free(s.order);
+	stack_graph_release(&g);
+	campaign_release(&c);
+	return rc;
+}
+
+/* retargets i's PR from its merged parent's to that PR's base */
+static int retarget(struct submit_result *out, struct ctx *ctx,
+		    struct github *gh, const struct stack_branch *b,
+		    struct github_pr *p, const struct github_pr *parent)
+{
+	struct github_pr after = {0};
+	int rc;
+
+	if (p->stacked) {
+		say(out,
+		    "#%ld %s is in a native GitHub stack: not retargeted "
+		    "(GitHub refuses)",
+		    p->number, b->name);
+		return 0;
+	}
+	if (p->base && parent->base && !strcmp(p->base, parent->base)) {
+		say(out, "#%ld %s is on %s already (#%ld %s merged)", p->number,
+		    b->name, p->base, parent->number, b->parent);
+		return 0;
+	}
+	if ((rc = github_pr_update(&after, gh, p->number, NULL, NULL,
+				   parent->base, &ctx->err)) < 0)
+		return rc;
+	say(out, "retargeted #%ld %s onto %s (#%ld %s merged)", p->number,
+	    b->name, parent->base, parent->number, b->parent);
+	rc = record_pr(ctx, b->name, &after);
+	github_pr_release(p);
+	*p = after;
+	return rc;
+}
+
+int stack_sync(struct submit_result *out, struct ctx *ctx)
+{
+	struct stack_graph g = {0};
+	struct campaign c = {0};
+	struct github *gh = NULL;
+	struct github_pr *prs = NULL;
+	struct strvec moves = STRVEC_INIT, onto = STRVEC_INIT;
+	size_t *order = NULL, n = 0, k, i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = campaign_load(&c, ctx)) < 0 ||
+	    (rc = stack_graph_load(&g, ctx)) < 0)
+		goto out;
+	order = xcalloc(g.n + 1, sizeof(*order));
+	prs = xcalloc(g.n + 1, sizeof(*prs));
+	for (i = 0; i < g.n; i++)
+		if (!g.b[i].in_cycle && g.b[i].parent_idx == STACK_NONE)
+			stack_order(&g, i, order, &n);
+	if ((rc = open_forge(&gh, ctx, &c)) < 0)
+		goto out;
+	for (k = 0; k < n; k++) {
+		const struct stack_branch *b = &g.b[order[k]];
+
+		rc = find_pr(&prs[order[k]], gh, b, &ctx->err);
+		if (rc == GCAMP_ENOTFOUND) {
+			error_clear(&ctx->err);
+			memset(&prs[order[k]], 0, sizeof(prs[0]));
+			continue;
+		}
+		if (rc < 0 ||
+		    (rc = record_pr(ctx, b->name, &prs[order[k]])) < 0)
+			goto out;
+		say(out, "#%ld %s: %s", prs[order[k]].number, b->name,
+		    pr_state(&prs[order[k]]));
+	}
+	/* retarget every child of a merged parent before anything else */
+	for (k = 0; k < n; k++) {
+		const struct stack_branch *b = &g.b[order[k]];
+		size_t p = b->parent_idx;
+
+		if (p == STACK_NONE || !prs[order[k]].number ||
+		    strcmp(prs[order[k]].state, "open") || !prs[p].number)
+			continue;
+		if (!prs[p].merged) {
+			if (strcmp(prs[p].state, "open"))
+				say(out,
+				    "#%ld %s was closed without merging: #%ld "
+				    "%s is left as it is",
+				    prs[p].number, g.b[p].name,
+				    prs[order[k]].number, b->name);
+			continue;
+		}
+		if ((rc = retarget(out, ctx, gh, b, &prs[order[k]], &prs[p])) <
+		    0)
+			goto out;
+		strvec_push(&moves, b->name);
+		strvec_push(&onto, g.b[p].parent);
+	}
+	/* then re-parent them, restacked onto the merged parent's parent */
+	for (i = 0; i < moves.nr; i++) {
+		struct restack_opts ro = {0};
+
+		restack_result_release(&out->r);
+		ro.move = moves.v[i];
+		ro.onto = onto.v[i];
+		out->moved = 1;
+		if ((rc = restack_start(&out->r, ctx, &ro)) < 0) {
+			char prev[sizeof(ctx->err.hint)];
+
+			snprintf(prev, sizeof(prev), "%s", ctx->err.hint);
+			if (prev[0])
+				error_hint(&ctx->err,
+					   "%s; then run 'git campaign stack "
+					   "sync' again",
+					   prev);
+			else
+				error_hint(&ctx->err,
+					   "re-parent it with 'git campaign "
+					   "stack move %s --onto %s'",
+					   moves.v[i], onto.v[i]);
+			goto out;
+		}
+		say(out, "moved %s onto %s", moves.v[i], onto.v[i]);
+		if (out->r.conflict)
+			goto out;
+		for (k = 0; k < out->r.done.nr; k++)
+			say(out, "restacked %s", out->r.done.v[k]);
+		strvec_clear(&out->r.done);
+	}
+	if (moves.nr)
+		say(out, "push them with 'git campaign stack submit --all'");
+out:
+	if (gh)
+		out->requests = github_request_count(gh);
+	github_close(gh);
+	for (i = 0; prs && i < g.n; i++)
+		github_pr_release(&prs[i]);
+	free(prs);
+	free(order);
+	strvec_clear(&moves);
+	strvec_clear(&onto);
+	stack_graph_release(&g);
+	campaign_release(&c);
+	return rc;
+}
