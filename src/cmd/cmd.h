@@ -11,13 +11,17 @@
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_config(int argc, const char **argv, struct ctx *ctx);
 int cmd_env(int argc, const char **argv, struct ctx *ctx);
+int cmd_finding(int argc, const char **argv, struct ctx *ctx);
 int cmd_gc(int argc, const char **argv, struct ctx *ctx);
+int cmd_hypo(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
+int cmd_scratch(int argc, const char **argv, struct ctx *ctx);
 int cmd_stack(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
 int cmd_sync(int argc, const char **argv, struct ctx *ctx);
+int cmd_tests(int argc, const char **argv, struct ctx *ctx);
 int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 int cmd_undo(int argc, const char **argv, struct ctx *ctx);
 

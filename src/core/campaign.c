@@ -96,6 +96,10 @@ const struct setting campaign_settings[] = {
 	 "a flag no measured A/B command may hold unless labelled "
 	 "profiler=on (repeatable)",
 	 check_text},
+	{"campaign.flaky", "multi", NULL,
+	 "a test class known to be flaky, kept apart by 'tests diff' "
+	 "(repeatable)",
+	 check_text},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
