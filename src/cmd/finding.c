@@ -36,9 +36,11 @@ static int finding_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	const struct option opts[] = {
 		OPT_STRING(0, "kind", &kind, "KIND",
 			   "wrong-answer, crash or slow"),
-		OPT_STRING(0, "issue", &issue, "URL", "the issue that tells it"),
+		OPT_STRING(0, "issue", &issue, "URL",
+			   "the issue that tells it"),
 		OPT_INT(0, "pr", &pr, "N", "the PR that fixes it"),
-		OPT_STRING(0, "commit", &rev, "REV", "the commit that shows it"),
+		OPT_STRING(0, "commit", &rev, "REV",
+			   "the commit that shows it"),
 		OPT_END(),
 	};
 	int n = parse_options(argc, argv, opts, add_usage);
@@ -63,8 +65,8 @@ static int finding_add_cmd(int argc, const char **argv, struct ctx *ctx)
 			return cmd_fail(ctx);
 		git_oid_tostr(hex, sizeof(hex), &oid);
 	}
-	if (finding_add(&id, ctx, kind, argv[0], issue, pr,
-			rev ? hex : NULL) < 0)
+	if (finding_add(&id, ctx, kind, argv[0], issue, pr, rev ? hex : NULL) <
+	    0)
 		return cmd_fail(ctx);
 	printf("finding %lld (%s): %s\n", id, kind, argv[0]);
 	return 0;
@@ -149,8 +151,8 @@ static int finding_list_cmd(int argc, const char **argv, struct ctx *ctx)
 		else if (!json && (!i || !strcmp(v[i - 1].state, "open")))
 			printf("closed:\n");
 		if (json)
-			cJSON_AddItemToArray(arr,
-					     finding_json(&v[i], open ? rank : 0));
+			cJSON_AddItemToArray(
+				arr, finding_json(&v[i], open ? rank : 0));
 		else
 			print_finding(&v[i], open ? rank : 0);
 	}
@@ -181,8 +183,7 @@ static int finding_close_cmd(int argc, const char **argv, struct ctx *ctx)
 	errno = 0;
 	id = strtoll(argv[0], &end, 10);
 	if (!*argv[0] || *end || errno || id <= 0)
-		return usage_error(close_usage, opts,
-				   "ID is a finding number");
+		return usage_error(close_usage, opts, "ID is a finding number");
 	if (pr <= 0)
 		return usage_error(close_usage, opts,
 				   "--pr N is missing (the PR that fixed it)");

@@ -101,8 +101,7 @@ static int hypo_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (!metric)
 		return usage_error(add_usage, opts, "--metric M is missing");
 	if (parse_number(&value, predict, 0) < 0)
-		return usage_error(add_usage, opts,
-				   "--predict wants a number");
+		return usage_error(add_usage, opts, "--predict wants a number");
 	if (tol && (parse_number(&tolerance, tol, 1) < 0 || tolerance < 0))
 		return usage_error(add_usage, opts,
 				   "--tolerance wants a percentage >= 0");
@@ -215,7 +214,8 @@ static int decide(int argc, const char **argv, struct ctx *ctx, int confirm)
 		OPT_STRING(0, "ab", &ab, "RUN", "the A/B run that measured it"),
 		OPT_STRING(0, "commit", &rev, "REV",
 			   "the commit whose measurement it is"),
-		OPT_STRING(0, "note", &note, "TEXT", "where the number is from"),
+		OPT_STRING(0, "note", &note, "TEXT",
+			   "where the number is from"),
 		OPT_END(),
 	};
 	int n = parse_options(argc, argv, opts, usage);
@@ -239,6 +239,8 @@ static int decide(int argc, const char **argv, struct ctx *ctx, int confirm)
 	if (measure_cmd_campaign(ctx) < 0)
 		return cmd_fail(ctx);
 	if (ab) {
+		if (records_ab_run_exists(ctx, run) < 0)
+			return cmd_fail(ctx);
 		buf_addf(&evidence, "ab #%lld", run);
 	} else if (rev) {
 		if (measure_cmd_commit(&oid, ctx, rev) < 0)

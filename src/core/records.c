@@ -100,7 +100,8 @@ void hypo_free(struct hypo *v, size_t n)
 
 int hypo_within(double predicted, double tolerance, double measured)
 {
-	return fabs(measured - predicted) <= tolerance / 100.0 * fabs(predicted);
+	return fabs(measured - predicted) <=
+	       tolerance / 100.0 * fabs(predicted);
 }
 
 int hypo_add(long long *out, struct ctx *ctx, const char *text,
@@ -191,9 +192,10 @@ int hypo_get(struct hypo *out, struct ctx *ctx, long long id)
 {
 	struct hypo *v = NULL;
 	size_t n = 0;
-	int rc = hypo_query(&v, &n, ctx,
-			    "SELECT " HYPO_COLS " FROM hypothesis WHERE id = ?1",
-			    id > 0 ? id : -1);
+	int rc =
+		hypo_query(&v, &n, ctx,
+			   "SELECT " HYPO_COLS " FROM hypothesis WHERE id = ?1",
+			   id > 0 ? id : -1);
 
 	memset(out, 0, sizeof(*out));
 	if (rc < 0)
@@ -212,10 +214,9 @@ int hypo_next(struct hypo *out, int *found, struct ctx *ctx)
 {
 	struct hypo *v = NULL;
 	size_t n = 0;
-	int rc = hypo_query(&v, &n, ctx,
-			    "SELECT " HYPO_COLS
-			    " FROM hypothesis WHERE is_next = 1",
-			    0);
+	int rc = hypo_query(
+		&v, &n, ctx,
+		"SELECT " HYPO_COLS " FROM hypothesis WHERE is_next = 1", 0);
 
 	memset(out, 0, sizeof(*out));
 	*found = rc == 0 && n > 0;
@@ -285,7 +286,8 @@ int hypo_set_next(struct ctx *ctx, long long id)
 	if ((rc = hypo_open(&h, ctx, id)) < 0)
 		return rc;
 	hypo_release(&h);
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 || (rc = db_begin(db, &ctx->err)) < 0)
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_begin(db, &ctx->err)) < 0)
 		return rc;
 	if ((rc = db_exec(db,
 			  "UPDATE hypothesis SET is_next = 0 WHERE is_next = 1",
@@ -295,8 +297,7 @@ int hypo_set_next(struct ctx *ctx, long long id)
 			     &ctx->err)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_done(st, db, &ctx->err, "mark the next hypothesis")) <
-	    0)
+	if ((rc = step_done(st, db, &ctx->err, "mark the next hypothesis")) < 0)
 		goto out;
 	rc = db_commit(db, &ctx->err);
 out:
@@ -446,9 +447,9 @@ static int finding_query(struct finding **out, size_t *n, struct ctx *ctx,
 
 int finding_list(struct finding **out, size_t *n, struct ctx *ctx)
 {
-	return finding_query(out, n, ctx,
-			     "SELECT " FINDING_COLS " FROM finding" FINDING_ORDER,
-			     0);
+	return finding_query(
+		out, n, ctx,
+		"SELECT " FINDING_COLS " FROM finding" FINDING_ORDER, 0);
 }
 
 int finding_top(struct finding *out, int *found, struct ctx *ctx)
@@ -526,11 +527,37 @@ int records_scratch_dir(char **out, struct ctx *ctx)
 	if ((mkdir(campaign, 0777) < 0 && errno != EEXIST) ||
 	    (mkdir(*out, 0777) < 0 && errno != EEXIST)) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			       "cannot create '%s': %s", *out,
-			       strerror(errno));
+			       "cannot create '%s': %s", *out, strerror(errno));
 		free(*out);
 		*out = NULL;
 	}
 	free(campaign);
 	return rc;
+}
+
+int records_ab_run_exists(struct ctx *ctx, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	if ((rc = open_read(&db, ctx)) < 0)
+		return rc;
+	if (db && (rc = db_prepare(&st, db, "SELECT 1 FROM ab_run WHERE id = ?",
+				   &ctx->err)) < 0)
+		return rc;
+	if (db) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc == SQLITE_ROW)
+			return 0;
+		if (rc != SQLITE_DONE)
+			return error_sqlite(&ctx->err, db, rc,
+					    "cannot read the A/B runs");
+	}
+	error_set(&ctx->err, GCAMP_ENOTFOUND, "no A/B run #%lld", id);
+	error_hint(&ctx->err, "'git campaign ab' records them; the run ids "
+			      "are in its output");
+	return GCAMP_ENOTFOUND;
 }

@@ -223,8 +223,8 @@ int status_collect(struct status *out, struct ctx *ctx)
 		    0 ||
 	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo, ctx)) < 0 ||
-	    (rc = finding_top(&out->top_finding, &out->has_top_finding,
-			      ctx)) < 0)
+	    (rc = finding_top(&out->top_finding, &out->has_top_finding, ctx)) <
+		    0)
 		goto fail;
 	return 0;
 fail:
