@@ -208,11 +208,13 @@ closed:
 	git campaign hypo next 2 >/dev/null
 	git campaign finding add --kind slow "slow" >/dev/null
 	git campaign finding add --kind crash "crash" >/dev/null
+	ab_row 3
 	run --separate-stderr git campaign status
 	assert_clean
 	assert_line 'next hypo #2 sync_us 4.19: sync costs 4.19 µs'
 	assert_line 'finding   #2 crash: crash'
-	[ "$(git campaign status --json | jpy '[d["next_hypo"]["id"], d["top_finding"]["kind"]]')" = '[2, "crash"]' ]
+	assert_line --partial 'last ab   #3 faster 0.494'
+	[ "$(git campaign status --json | jpy '[d["last_ab"]["id"], d["next_hypo"]["id"], d["top_finding"]["kind"]]')" = '[3, 2, "crash"]' ]
 	# deciding the next one unmarks it
 	git campaign hypo confirm 2 --measured 4.2 >/dev/null
 	run git campaign status
