@@ -8,7 +8,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
+#include "core/ab.h"
 #include "core/records.h"
+#include "core/stats.h"
 #include "util/buf.h"
 #include "util/options.h"
 
@@ -21,6 +23,7 @@ static const char *const hypo_usage[] = {
 	"git campaign hypo confirm ID --measured VALUE "
 	"[--ab RUN | --commit REV | --note TEXT]",
 	"git campaign hypo next ID",
+	"git campaign hypo test ID --probe CMD [-n N] [--metric SPEC]",
 	NULL,
 };
 
@@ -35,6 +38,8 @@ SUB_USAGE(falsify_usage, "git campaign hypo falsify ID --measured VALUE "
 SUB_USAGE(confirm_usage, "git campaign hypo confirm ID --measured VALUE "
 			 "[--ab RUN | --commit REV | --note TEXT]");
 SUB_USAGE(next_usage, "git campaign hypo next ID");
+SUB_USAGE(test_usage, "git campaign hypo test ID --probe CMD [-n N] "
+		      "[--metric SPEC]");
 
 static const char *const scratch_usage[] = {
 	"git campaign scratch",
@@ -299,12 +304,101 @@ static int hypo_next_cmd(int argc, const char **argv, struct ctx *ctx)
 	return 0;
 }
 
+/* runs the probe in the scratch folder's sight (GIT_CAMPAIGN_SCRATCH),
+ * takes the median and decides the hypothesis by its tolerance */
+static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *probe = NULL, *spec = "wall";
+	struct buf evidence = BUF_INIT;
+	struct ab_metric m;
+	struct hypo h;
+	double *v = NULL, med;
+	long runs = 3;
+	long long id;
+	char *dir = NULL;
+	int rc = 0, ok;
+	const struct option opts[] = {
+		OPT_STRING(0, "probe", &probe, "CMD", "the standalone probe"),
+		OPT_INT('n', NULL, &runs, "N",
+			"runs (default 3); the median "
+			"counts"),
+		OPT_STRING(0, "metric", &spec, "SPEC",
+			   "what to read from each run, as for 'ab' "
+			   "(default wall)"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, test_usage);
+
+	memset(&h, 0, sizeof(h));
+	if (n < 0)
+		return parse_options_status(n);
+	if (n != 1)
+		return usage_error(test_usage, opts,
+				   n ? "too many arguments" : "ID is missing");
+	if (parse_id(&id, argv[0]) < 0)
+		return usage_error(test_usage, opts,
+				   "ID is a hypothesis number");
+	if (!probe)
+		return usage_error(test_usage, opts, "--probe CMD is missing");
+	if (runs < 1)
+		return usage_error(test_usage, opts,
+				   "-n wants a number greater than 0");
+	if (ab_metric_parse(&m, spec, &ctx->err) < 0)
+		return cmd_fail(ctx);
+	if (measure_cmd_campaign(ctx) < 0 || hypo_get(&h, ctx, id) < 0)
+		goto fail;
+	if (strcmp(h.state, "open")) {
+		error_set(&ctx->err, GCAMP_EREFUSED,
+			  "hypothesis %lld is %s already", id, h.state);
+		goto fail;
+	}
+	if (h.unit && m.unit && *m.unit && strcmp(h.unit, m.unit)) {
+		error_set(&ctx->err, GCAMP_EUSAGE,
+			  "the probe measures '%s' but hypothesis %lld "
+			  "predicts '%s'",
+			  m.unit, id, h.unit);
+		error_hint(&ctx->err,
+			   "read the number in its unit: --metric "
+			   "'re:REGEX;unit=%s'",
+			   h.unit);
+		goto fail;
+	}
+	if (records_scratch_dir(&dir, ctx) < 0)
+		goto fail;
+	setenv("GIT_CAMPAIGN_SCRATCH", dir, 1);
+	if (ab_probe(&v, ctx, probe, runs, &m) < 0)
+		goto fail;
+	med = stats_median(v, (size_t)runs);
+	ok = hypo_within(h.predicted, h.tolerance, med);
+	buf_addf(&evidence, "probe: %s (median of %ld, %s)", probe, runs, spec);
+	if (hypo_decide(ctx, id, ok, med, evidence.ptr) < 0)
+		goto fail;
+	printf("hypothesis %lld %s: predicted %g ±%g%%, measured %g (median "
+	       "of %ld)\n",
+	       id, ok ? "confirmed" : "falsified", h.predicted, h.tolerance,
+	       med, runs);
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	free(v);
+	free(dir);
+	buf_release(&evidence);
+	hypo_release(&h);
+	ab_metric_release(&m);
+	return rc;
+}
+
 int cmd_hypo(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"add", hypo_add_cmd},	       {"list", hypo_list_cmd},
-		{"falsify", hypo_falsify_cmd}, {"confirm", hypo_confirm_cmd},
-		{"next", hypo_next_cmd},       {NULL, NULL},
+		{"add", hypo_add_cmd},
+		{"list", hypo_list_cmd},
+		{"falsify", hypo_falsify_cmd},
+		{"confirm", hypo_confirm_cmd},
+		{"next", hypo_next_cmd},
+		{"test", hypo_test_cmd},
+		{NULL, NULL},
 	};
 
 	return cmd_subcommand(argc, argv, ctx, subs, hypo_usage, "list");

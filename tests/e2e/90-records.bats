@@ -48,7 +48,7 @@ jpy() {
 	python3 -c 'import json, sys
 d = json.load(sys.stdin)
 v = eval(sys.argv[1])
-print(v if isinstance(v, str) else json.dumps(v))' "$1"
+print(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))' "$1"
 }
 
 # an A/B run as `git campaign ab` records it
@@ -340,4 +340,46 @@ known flaky (campaign.flaky), not counted as changes:
 	run --separate-stderr git campaign tests baseline
 	assert_clean_but 'no test results'
 	[ ! -e "$DB" ] || [ "$(sqlite3 "$DB" 'SELECT count(*) FROM test_result')" = 0 ]
+}
+
+@test "hypo test runs a standalone probe with the A/B measurement and decides" {
+	git campaign hypo add "the upload costs 2.00 µs" --metric launch_us \
+		--predict 2 --unit µs >/dev/null
+	git campaign hypo add "the sync costs 4.19 µs" --metric sync_us \
+		--predict 4.19 --unit µs --tolerance 5 >/dev/null
+	git campaign hypo add "a run takes 1 s" --metric wall --predict 1 \
+		--unit s >/dev/null
+	# the probe lives in the scratch folder, never in the working tree
+	probe="$(git campaign scratch)probe.sh"
+	printf '#!/bin/sh\necho "$GIT_CAMPAIGN_SCRATCH" >>"$GIT_CAMPAIGN_SCRATCH/seen"\necho "launch ${1:-2.05} us"\n' >"$probe"
+	chmod +x "$probe"
+	run --separate-stderr git campaign hypo test 1 --probe "$probe" -n 3 \
+		--metric 're:launch ([0-9.]+) us;unit=µs'
+	assert_clean
+	assert_output 'hypothesis 1 confirmed: predicted 2 ±10%, measured 2.05 (median of 3)'
+	[ "$(wc -l <"$(git campaign scratch)seen")" -eq 3 ]
+	[ -z "$(git status --porcelain)" ]
+	[ "$(git campaign hypo list --json | jpy '[d[0]["measured"], d[0]["evidence"]]')" = \
+		"[2.05, \"probe: $probe (median of 3, re:launch ([0-9.]+) us;unit=µs)\"]" ]
+	run --separate-stderr git campaign hypo test 2 --probe "$probe 0.4" \
+		--metric 're:launch ([0-9.]+) us;unit=µs;name=sync_us' -n 1
+	assert_clean
+	assert_output 'hypothesis 2 falsified: predicted 4.19 ±5%, measured 0.4 (median of 1)'
+	# wall seconds cannot test a prediction in µs
+	git campaign hypo add "x" --metric m --predict 1 --unit µs >/dev/null
+	run --separate-stderr git campaign hypo test 4 --probe true
+	assert_failure 129
+	[ "${stderr_lines[0]}" = "error: the probe measures 's' but hypothesis 4 predicts 'µs'" ]
+	# a failing probe or one without the number decides nothing
+	run --separate-stderr git campaign hypo test 3 --probe false
+	assert_fatal "the probe 'false' failed (exit status 1, run 1)"
+	run --separate-stderr git campaign hypo test 4 --probe 'echo none' \
+		--metric 're:launch ([0-9.]+);unit=µs'
+	assert_fatal "no number for --metric in the output of 'echo none'"
+	[ "$(git campaign hypo list --json | jpy '[h["state"] for h in d]')" = \
+		'["confirmed", "falsified", "open", "open"]' ]
+	run --separate-stderr git campaign hypo test 1 --probe true
+	assert_failure 1
+	run --separate-stderr git campaign hypo test 3
+	assert_failure 129
 }
