@@ -56,7 +56,8 @@ int hypo_set_next(struct ctx *ctx, long long id);
 /* The hypothesis marked next into *out, *found 0 when none (or no
  * database). */
 int hypo_next(struct hypo *out, int *found, struct ctx *ctx);
-/* 1 when measured is within tolerance percent of predicted, else 0. */
+/* 1 when measured is within tolerance percent of predicted (the bound
+ * included), else 0. */
 int hypo_within(double predicted, double tolerance, double measured);
 void hypo_release(struct hypo *h);
 void hypo_free(struct hypo *v, size_t n);
