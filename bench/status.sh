@@ -191,6 +191,33 @@ git update-ref refs/campaign/stash/wip-timing "$(git rev-parse stack/02)"
 say "git campaign init bench --base main"
 git campaign init bench --base main >/dev/null
 
+# the campaign's records at the size the target names: 1,000 hypotheses
+# (one marked next), 1,000 findings, 100,000 test rows (100 commits x 10
+# machines x 100 classes)
+command -v sqlite3 >/dev/null || die "sqlite3 is needed to fill the database"
+say "adding 1,000 hypotheses, 1,000 findings, 100,000 test rows"
+sqlite3 "$(git rev-parse --git-common-dir)/campaign/campaign.db" <<'SQL'
+BEGIN;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+INSERT INTO hypothesis (text, metric, predicted, unit, tolerance, state,
+	is_next, created_at)
+SELECT 'hypothesis ' || i, 'launch_us', i * 0.01, 'us', 10,
+	CASE WHEN i % 3 = 0 THEN 'falsified' ELSE 'open' END, i = 500,
+	'2026-11-29T12:00:00Z' FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+INSERT INTO finding (kind, title, state, created_at)
+SELECT CASE i % 3 WHEN 0 THEN 'wrong-answer' WHEN 1 THEN 'crash'
+	ELSE 'slow' END, 'finding ' || i,
+	CASE WHEN i % 2 = 0 THEN 'closed' ELSE 'open' END,
+	printf('2026-11-%02dT12:00:00Z', 1 + i % 28) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+INSERT INTO test_result
+SELECT printf('%040d', i / 1000), printf('%016d', (i / 100) % 10),
+	'uk.ac.manchester.tornado.unittests.Test' || (i % 100), 10, i % 2, 0,
+	0, 'tornado-test', '2026-11-29T12:00:00Z' FROM n;
+COMMIT;
+SQL
+
 nbranches=$(git for-each-ref refs/heads | wc -l)
 ncommits=$(git rev-list --all | wc -l)
 say "what is measured: git campaign status in $REPO on '$CURRENT'"

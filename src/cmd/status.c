@@ -94,6 +94,20 @@ static void print_text(const struct status *st)
 		       st->last_ab.at);
 	else
 		printf("last ab   none\n");
+	if (st->has_next_hypo) {
+		const struct hypo *h = &st->next_hypo;
+
+		printf("next hypo #%lld %s %g%s%s: %s\n", h->id, h->metric,
+		       h->predicted, h->unit ? " " : "", h->unit ? h->unit : "",
+		       h->text);
+	} else {
+		printf("next hypo none\n");
+	}
+	if (st->has_top_finding)
+		printf("finding   #%lld %s: %s\n", st->top_finding.id,
+		       st->top_finding.kind, st->top_finding.title);
+	else
+		printf("finding   none\n");
 	if (!st->nops)
 		printf("unfinished none\n");
 	for (i = 0; i < st->nops; i++) {
@@ -186,6 +200,25 @@ static void print_json(const struct status *st)
 		cJSON_AddStringToObject(ab, "verdict", st->last_ab.verdict);
 	} else {
 		cJSON_AddNullToObject(j, "last_ab");
+	}
+	if (st->has_next_hypo) {
+		o = cJSON_AddObjectToObject(j, "next_hypo");
+		cJSON_AddNumberToObject(o, "id", (double)st->next_hypo.id);
+		cJSON_AddStringToObject(o, "metric", st->next_hypo.metric);
+		cJSON_AddNumberToObject(o, "predicted",
+					st->next_hypo.predicted);
+		add_str(o, "unit", st->next_hypo.unit);
+		cJSON_AddStringToObject(o, "text", st->next_hypo.text);
+	} else {
+		cJSON_AddNullToObject(j, "next_hypo");
+	}
+	if (st->has_top_finding) {
+		o = cJSON_AddObjectToObject(j, "top_finding");
+		cJSON_AddNumberToObject(o, "id", (double)st->top_finding.id);
+		cJSON_AddStringToObject(o, "kind", st->top_finding.kind);
+		cJSON_AddStringToObject(o, "title", st->top_finding.title);
+	} else {
+		cJSON_AddNullToObject(j, "top_finding");
 	}
 	a = cJSON_AddArrayToObject(j, "unfinished");
 	for (i = 0; i < st->nops; i++) {

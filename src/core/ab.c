@@ -367,6 +367,51 @@ out:
 	return rc;
 }
 
+int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
+	     const struct ab_metric *m)
+{
+	struct proc_result r = PROC_RESULT_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct proc_opts po;
+	double *v = NULL;
+	long i;
+	int rc = 0;
+
+	*out = NULL;
+	if (n < 1)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a probe runs at least once");
+	memset(&po, 0, sizeof(po));
+	po.stdin_null = 1;
+	po.cap = 1 << 20;
+	command_argv(&argv, cmd, 0, NULL);
+	v = xcalloc((size_t)n, sizeof(*v));
+	for (i = 0; i < n && !rc; i++) {
+		proc_result_release(&r);
+		if ((rc = proc_run(&r, (const char *const *)argv.v, &po,
+				   &ctx->err)) < 0 ||
+		    (rc = interrupted(ctx)) < 0)
+			break;
+		if (r.status != 0)
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "the probe '%s' failed (exit status "
+				       "%d, run %ld)",
+				       cmd, r.status, i + 1);
+		else if (metric_value(&v[i], m, &r) < 0)
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "no number for --metric in the output "
+				       "of '%s'",
+				       cmd);
+	}
+	proc_result_release(&r);
+	strvec_clear(&argv);
+	if (rc < 0)
+		free(v);
+	else
+		*out = v;
+	return rc;
+}
+
 /* Runs the points [from, to) in one arm: warm-ups, then n runs each */
 int ab_run_block(struct schedule *s, size_t from, size_t to,
 		 const struct arm *arm)

@@ -59,6 +59,15 @@ struct ab_metric {
 int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err);
 void ab_metric_release(struct ab_metric *m);
 
+/* Runs cmd (a command line as an A/B workload: split at blanks, or given to
+ * /bin/sh -c when it holds shell syntax) n times in the current folder,
+ * stdin from /dev/null, and reads each run's number as an A/B does with
+ * metric m. *out gets the n samples (caller frees). A run that exits
+ * non-zero, or whose output lacks the number, is GCAMP_EFATAL naming it;
+ * n < 1 is GCAMP_EUSAGE. */
+int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
+	     const struct ab_metric *m);
+
 struct ab_opts {
 	const char *build; /* run in each arm's tree before its runs */
 	const char *run;   /* the workload; {iters} is substituted */

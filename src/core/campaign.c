@@ -138,6 +138,10 @@ const struct setting campaign_settings[] = {
 	 check_regex},
 	{"campaign.hooks.restack", "boolean", "true",
 	 "refuse pushing a stacked branch that needs a restack", check_bool},
+	{"campaign.flaky", "multi", NULL,
+	 "a test class known to be flaky, kept apart by 'tests diff' "
+	 "(repeatable)",
+	 check_text},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -20,6 +20,8 @@ void status_release(struct status *st)
 	free(st->last_ab.at);
 	free(st->last_ab.workload);
 	free(st->last_ab.verdict);
+	hypo_release(&st->next_hypo);
+	finding_release(&st->top_finding);
 	for (i = 0; i < st->nstack; i++) {
 		free(st->stack[i].branch);
 		free(st->stack[i].parent);
@@ -219,7 +221,10 @@ int status_collect(struct status *out, struct ctx *ctx)
 	if (rc < 0 ||
 	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
 		    0 ||
-	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0)
+	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||
+	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo, ctx)) < 0 ||
+	    (rc = finding_top(&out->top_finding, &out->has_top_finding, ctx)) <
+		    0)
 		goto fail;
 	return 0;
 fail:

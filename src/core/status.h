@@ -8,6 +8,7 @@
 
 #include "core/campaign.h"
 #include "core/journal.h"
+#include "core/records.h"
 
 struct stack_link {
 	char *branch;
@@ -43,6 +44,10 @@ struct status {
 	struct journal_op *ops; /* unfinished operations */
 	size_t nops;
 	struct last_ab last_ab;
+	int has_next_hypo;
+	struct hypo next_hypo; /* the hypothesis marked next */
+	int has_top_finding;
+	struct finding top_finding; /* the top open finding by rank */
 };
 
 /* Gathers the status of the campaign in ctx; release with

@@ -41,6 +41,8 @@ branch    main (0 ahead, 0 behind develop)
 stack     none
 stashes   none
 last ab   none
+next hypo none
+finding   none
 unfinished none"
 }
 

@@ -91,8 +91,9 @@ static void migrates_from_version_0(void **state)
 	db_close(db);
 }
 
-/* schemas 3 and 4 add ab_run (A/B results) and http_cache (GitHub's
- * ETags), and keep what 2 held */
+/* schemas 3, 4 and 5 add ab_run (A/B results), http_cache (GitHub's
+ * ETags) and the records (hypothesis, finding, test_result), and keep what
+ * 2 held */
 static void migrates_from_version_2(void **state)
 {
 	struct error err = ERROR_INIT;
@@ -106,16 +107,25 @@ static void migrates_from_version_2(void **state)
 		db_exec(db,
 			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
 			"NULL, 'now');"
-			"DROP TABLE http_cache; DROP TABLE ab_run;"
+			"DROP TABLE test_result; DROP TABLE finding;"
+			" DROP TABLE hypothesis;"
+			" DROP TABLE http_cache; DROP TABLE ab_run;"
 			" PRAGMA user_version = 2;",
 			&err),
 		0);
 	db_close(db);
 	assert_int_equal(db_open(&db, p, 0, &err), 0);
 	assert_int_equal(db_user_version(db, &v, &err), 0);
-	assert_int_equal(v, 4);
+	assert_int_equal(v, 5);
 	assert_int_equal(
 		db_exec(db,
+			"INSERT INTO hypothesis (text, metric, predicted, "
+			"tolerance, state, created_at) VALUES ('t', 'm', 2, "
+			"10, 'open', 'now');"
+			"INSERT INTO finding (kind, title, state, created_at)"
+			" VALUES ('crash', 't', 'open', 'now');"
+			"INSERT INTO test_result VALUES ('c', 'e', 'k', 1, 0, "
+			"0, 0, 'junit', 'now');"
 			"INSERT INTO http_cache VALUES ('u', 'W/\"e\"', "
 			"'{}', NULL, 'now');"
 			"INSERT INTO ab_run VALUES (1, 'now', 'stash', 'w', "

@@ -1,0 +1,467 @@
+/* git campaign tests: test-suite results per class, commit and machine; the
+ * baseline failure counts per machine, and per-class diffs on one machine.
+ * Counts of different machines are never added into one number. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/measure.h"
+#include "core/fingerprint.h"
+#include "core/testrun.h"
+#include "util/buf.h"
+#include "util/options.h"
+
+static const char *const tests_usage[] = {
+	"git campaign tests import FILE|DIR [--format junit|tornado-test] "
+	"[--commit REV]",
+	"git campaign tests baseline [--env ID] [--json]",
+	"git campaign tests diff REV_A REV_B [--env ID]",
+	NULL,
+};
+
+#define SUB_USAGE(name, ...)                                                   \
+	static const char *const name[] = {__VA_ARGS__, NULL}
+
+SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
+			"[--format junit|tornado-test] [--commit REV]");
+SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] [--json]");
+SUB_USAGE(diff_usage, "git campaign tests diff REV_A REV_B [--env ID]");
+
+/* 1116 as "1,116" */
+static void count_str(struct buf *out, long v)
+{
+	char digits[32];
+	size_t i, len;
+
+	len = (size_t)snprintf(digits, sizeof(digits), "%ld", v < 0 ? -v : v);
+	if (v < 0)
+		buf_puts(out, "-");
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf_puts(out, ",");
+		buf_addf(out, "%c", digits[i]);
+	}
+}
+
+static const char *id_str(const cJSON *id, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(id, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* "NVIDIA H200 · cuda · JDK 21.0.5" from the env's fingerprint */
+static void env_label(struct buf *out, struct ctx *ctx, const char *env)
+{
+	const cJSON *id, *models;
+	const char *s;
+	cJSON *j = NULL;
+	int ngpu;
+
+	if (fingerprint_load_json(&j, ctx, env) < 0) {
+		error_clear(&ctx->err);
+		buf_addf(out, "env %s", env);
+		return;
+	}
+	id = cJSON_GetObjectItem(j, "identity");
+	models = cJSON_GetObjectItem(id, "gpu_models");
+	ngpu = cJSON_GetArraySize(models);
+	if (ngpu > 1)
+		buf_addf(out, "%d× ", ngpu);
+	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
+		buf_puts(out, cJSON_GetArrayItem(models, 0)->valuestring);
+	else if ((s = id_str(id, "cpu_model")))
+		buf_puts(out, s);
+	else
+		buf_puts(out, "unknown CPU");
+	s = id_str(id, "backend");
+	buf_addf(out, " · %s", s ? s : "no backend");
+	s = id_str(id, "jdk_version");
+	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
+	cJSON_Delete(j);
+}
+
+static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *format = NULL, *rev = NULL;
+	struct import_set set = IMPORT_SET_INIT;
+	const struct import_format *fmt = NULL;
+	char env[FINGERPRINT_ID_LEN + 1], hex[GIT_OID_HEXSZ + 1];
+	struct buf label = BUF_INIT;
+	size_t n;
+	git_oid oid;
+	int rc = 0;
+	const struct option opts[] = {
+		OPT_STRING(0, "format", &format, "FORMAT",
+			   "junit or tornado-test (default: detected)"),
+		OPT_STRING(0, "commit", &rev, "REV",
+			   "the commit tested (default: HEAD)"),
+		OPT_END(),
+	};
+	int k = parse_options(argc, argv, opts, import_usage);
+
+	if (k < 0)
+		return parse_options_status(k);
+	if (k != 1)
+		return usage_error(import_usage, opts,
+				   k ? "too many arguments"
+				     : "FILE|DIR is missing");
+	if (format && strcmp(format, "junit") && strcmp(format, "tornado-test"))
+		return usage_error(import_usage, opts,
+				   "unknown test format '%s' (junit or "
+				   "tornado-test)",
+				   format);
+	if (format)
+		fmt = import_format_find(format);
+	if (measure_cmd_campaign(ctx) < 0 ||
+	    measure_cmd_commit(&oid, ctx, rev) < 0 ||
+	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
+		goto fail;
+	if (strcmp(set.format, "junit") && strcmp(set.format, "tornado-test")) {
+		error_set(&ctx->err, GCAMP_EFATAL,
+			  "'%s' is %s output, not test results", argv[0],
+			  set.format);
+		error_hint(&ctx->err, "measurements go in with 'git campaign "
+				      "measure import'");
+		goto fail;
+	}
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (fingerprint_current_id(env, ctx, NULL) < 0 ||
+	    testrun_store(&n, ctx, &set, hex, env) < 0)
+		goto fail;
+	env_label(&label, ctx, env);
+	printf("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
+	       n == 1 ? "" : "es", set.format, hex, label.ptr, env);
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	buf_release(&label);
+	import_set_release(&set);
+	return rc;
+}
+
+static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *env = NULL;
+	struct testrun_total *v;
+	struct buf line = BUF_INIT;
+	cJSON *arr = NULL;
+	size_t n, i;
+	int json = 0;
+	const struct option opts[] = {
+		OPT_STRING(0, "env", &env, "ID", "one environment only"),
+		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_END(),
+	};
+	int k = parse_options(argc, argv, opts, baseline_usage);
+
+	if (k < 0)
+		return parse_options_status(k);
+	if (k)
+		return usage_error(baseline_usage, opts, "too many arguments");
+	if (measure_cmd_campaign(ctx) < 0 ||
+	    testrun_baseline(&v, &n, ctx, env) < 0)
+		return cmd_fail(ctx);
+	if (json)
+		arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		const struct testrun_total *t = &v[i];
+		long total =
+			t->passed + t->failed + t->skipped + t->unsupported;
+
+		buf_reset(&line);
+		env_label(&line, ctx, t->env);
+		if (json) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "env", t->env);
+			cJSON_AddStringToObject(o, "label", line.ptr);
+			cJSON_AddStringToObject(o, "commit", t->commit);
+			cJSON_AddNumberToObject(o, "failed", t->failed);
+			cJSON_AddNumberToObject(o, "passed", t->passed);
+			cJSON_AddNumberToObject(o, "skipped", t->skipped);
+			cJSON_AddNumberToObject(o, "unsupported",
+						t->unsupported);
+			cJSON_AddNumberToObject(o, "total", total);
+			cJSON_AddNumberToObject(o, "classes", t->classes);
+			cJSON_AddStringToObject(o, "at", t->at);
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
+		buf_puts(&line, ": ");
+		count_str(&line, t->failed);
+		buf_puts(&line, " failed of ");
+		count_str(&line, total);
+		printf("%s\n", line.ptr);
+		buf_reset(&line);
+		count_str(&line, t->passed);
+		buf_puts(&line, " passed, ");
+		count_str(&line, t->skipped);
+		buf_puts(&line, " skipped, ");
+		count_str(&line, t->unsupported);
+		printf("    env %s, commit %.12s: %s unsupported, %ld "
+		       "class%s\n",
+		       t->env, t->commit, line.ptr, t->classes,
+		       t->classes == 1 ? "" : "es");
+	}
+	if (json)
+		cmd_print_json(arr);
+	else if (!n)
+		fprintf(stderr,
+			env ? "no test results for env %s\n"
+			    : "no test results\n",
+			env);
+	buf_release(&line);
+	testrun_totals_free(v, n);
+	return 0;
+}
+
+static int has(const struct strvec *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* the one env both commits were tested on (this machine's when there are
+ * several), else a refusal that says why */
+static int pick_env(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
+		    const char *want, const char *const rev[2],
+		    const struct strvec env[2])
+{
+	struct strvec common = STRVEC_INIT, keys = STRVEC_INIT;
+	cJSON *ja = NULL, *jb = NULL;
+	struct buf list = BUF_INIT;
+	char here[FINGERPRINT_ID_LEN + 1];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < 2; i++)
+		if (!env[i].nr)
+			return error_set(&ctx->err, GCAMP_ENOTFOUND,
+					 "no test results for '%s'", rev[i]);
+	for (i = 0; i < env[0].nr; i++)
+		if (has(&env[1], env[0].v[i]))
+			strvec_push(&common, env[0].v[i]);
+	if (want && has(&common, want)) {
+		snprintf(out, FINGERPRINT_ID_LEN + 1, "%s", want);
+	} else if (want) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+			       "env %s has no test results for both '%s' and "
+			       "'%s'",
+			       want, rev[0], rev[1]);
+	} else if (common.nr == 1) {
+		snprintf(out, FINGERPRINT_ID_LEN + 1, "%s", common.v[0]);
+	} else if (common.nr > 1 &&
+		   fingerprint_current_id(here, ctx, NULL) == 0 &&
+		   has(&common, here)) {
+		/* tested here too: compare on this machine */
+		snprintf(out, FINGERPRINT_ID_LEN + 1, "%s", here);
+	} else if (common.nr > 1) {
+		error_clear(&ctx->err);
+		for (i = 0; i < common.nr; i++)
+			buf_addf(&list, "%s%s", i ? ", " : "", common.v[i]);
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "both were tested on several machines: %s",
+			       list.ptr);
+		error_hint(&ctx->err, "name one with --env ID");
+	} else {
+		if (fingerprint_load_json(&ja, ctx, env[0].v[0]) == 0 &&
+		    fingerprint_load_json(&jb, ctx, env[1].v[0]) == 0)
+			fingerprint_diff_keys(&keys, ja, jb);
+		error_clear(&ctx->err);
+		for (i = 0; i < keys.nr; i++)
+			buf_addf(&list, "%s%s", i ? ", " : "", keys.v[i]);
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "'%s' and '%s' were tested on different "
+			       "machines (env %s, env %s); their counts do "
+			       "not compare",
+			       rev[0], rev[1], env[0].v[0], env[1].v[0]);
+		if (keys.nr)
+			error_hint(&ctx->err, "they differ in %s", list.ptr);
+	}
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+	buf_release(&list);
+	strvec_clear(&keys);
+	strvec_clear(&common);
+	return rc;
+}
+
+static const struct testrun_class *find_class(const struct testrun_class *v,
+					      size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* a campaign.flaky value names the class whole or its dotted tail
+ * ("compute.MMwithBytes") */
+static int is_flaky(const struct strvec *flaky, const char *cls)
+{
+	size_t i, n = strlen(cls), m;
+
+	for (i = 0; i < flaky->nr; i++) {
+		m = strlen(flaky->v[i]);
+		if (!strcmp(cls, flaky->v[i]) ||
+		    (m < n && cls[n - m - 1] == '.' &&
+		     !strcmp(cls + n - m, flaky->v[i])))
+			return 1;
+	}
+	return 0;
+}
+
+static void side(struct buf *out, const struct testrun_class *c)
+{
+	if (c)
+		buf_addf(out, "%ld failed, %ld passed", c->failed, c->passed);
+	else
+		buf_puts(out, "not run");
+}
+
+/* "CLASS: 1 failed, 2 passed -> 0 failed, 3 passed" */
+static void diff_line(const char *name, const struct testrun_class *a,
+		      const struct testrun_class *b)
+{
+	struct buf l = BUF_INIT;
+
+	side(&l, a);
+	buf_puts(&l, " -> ");
+	side(&l, b);
+	printf("  %s: %s\n", name, l.ptr);
+	buf_release(&l);
+}
+
+static int same(const struct testrun_class *a, const struct testrun_class *b)
+{
+	return a && b && a->passed == b->passed && a->failed == b->failed &&
+	       a->skipped == b->skipped && a->unsupported == b->unsupported;
+}
+
+static void rerun_hint(const struct testrun_class *c, const char *name)
+{
+	if (c && !strcmp(c->format, "junit"))
+		printf("    re-run alone: mvn test -Dtest=%s\n", name);
+	else
+		printf("    re-run alone: tornado-test -V %s\n", name);
+}
+
+static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *want = NULL, *rev[2];
+	struct strvec env[2] = {STRVEC_INIT, STRVEC_INIT};
+	struct strvec flaky = STRVEC_INIT, names = STRVEC_INIT;
+	struct testrun_class *c[2] = {NULL, NULL};
+	char hex[2][GIT_OID_HEXSZ + 1], id[FINGERPRINT_ID_LEN + 1];
+	struct buf label = BUF_INIT;
+	struct gitcfg *cfg;
+	size_t nc[2] = {0, 0}, i, j, changed = 0, nflaky = 0;
+	long tot[2] = {0, 0}, all[2] = {0, 0};
+	int rc = 0, worse = 0, pass;
+	git_oid oid;
+	const struct option opts[] = {
+		OPT_STRING(0, "env", &want, "ID", "the machine to compare on"),
+		OPT_END(),
+	};
+	int k = parse_options(argc, argv, opts, diff_usage);
+
+	if (k < 0)
+		return parse_options_status(k);
+	if (k != 2)
+		return usage_error(diff_usage, opts,
+				   k > 2 ? "too many arguments"
+					 : "REV_A and REV_B are needed");
+	rev[0] = argv[0];
+	rev[1] = argv[1];
+	if (measure_cmd_campaign(ctx) < 0 || ctx_config(&cfg, ctx) < 0 ||
+	    gitcfg_get_all(&flaky, cfg, "campaign.flaky", &ctx->err) < 0)
+		goto fail;
+	for (i = 0; i < 2; i++) {
+		if (measure_cmd_commit(&oid, ctx, rev[i]) < 0)
+			goto fail;
+		git_oid_tostr(hex[i], sizeof(hex[i]), &oid);
+		if (testrun_envs(&env[i], ctx, hex[i]) < 0)
+			goto fail;
+	}
+	if (pick_env(id, ctx, want, rev, env) < 0 ||
+	    testrun_classes(&c[0], &nc[0], ctx, hex[0], id) < 0 ||
+	    testrun_classes(&c[1], &nc[1], ctx, hex[1], id) < 0)
+		goto fail;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nc[i]; j++) {
+			if (!find_class(c[0], i ? nc[0] : 0, c[i][j].name))
+				strvec_push(&names, c[i][j].name);
+			tot[i] += c[i][j].failed;
+			all[i] += c[i][j].passed + c[i][j].failed +
+				  c[i][j].skipped + c[i][j].unsupported;
+		}
+	strvec_sort(&names);
+	env_label(&label, ctx, id);
+	printf("tests %.12s -> %.12s on %s (env %s)\n", hex[0], hex[1],
+	       label.ptr, id);
+	printf("failed %ld of %ld -> %ld of %ld\n", tot[0], all[0], tot[1],
+	       all[1]);
+	/* first the classes that count, then the known-flaky ones apart */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < names.nr; i++) {
+			const struct testrun_class *a =
+				find_class(c[0], nc[0], names.v[i]);
+			const struct testrun_class *b =
+				find_class(c[1], nc[1], names.v[i]);
+			int fl = is_flaky(&flaky, names.v[i]);
+
+			if (fl != pass)
+				continue;
+			if (!fl && same(a, b))
+				continue;
+			if (fl && same(a, b) && !b->failed)
+				continue;
+			if (!pass && !changed++)
+				printf("changed:\n");
+			if (pass && !nflaky++)
+				printf("known flaky (campaign.flaky), not "
+				       "counted as changes:\n");
+			diff_line(names.v[i], a, b);
+			if (fl)
+				rerun_hint(b ? b : a, names.v[i]);
+			else if (b && b->failed > (a ? a->failed : 0))
+				worse = 1;
+		}
+		if (!pass && !changed)
+			printf("no changes outside known-flaky classes\n");
+	}
+	rc = worse;
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	buf_release(&label);
+	for (i = 0; i < 2; i++) {
+		strvec_clear(&env[i]);
+		testrun_classes_free(c[i], nc[i]);
+	}
+	strvec_clear(&flaky);
+	strvec_clear(&names);
+	return rc;
+}
+
+int cmd_tests(int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct subcommand subs[] = {
+		{"import", tests_import_cmd},
+		{"baseline", tests_baseline_cmd},
+		{"diff", tests_diff_cmd},
+		{NULL, NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, tests_usage, "baseline");
+}

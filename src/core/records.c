@@ -1,0 +1,564 @@
+/* Hypotheses and findings in the database (tables hypothesis, finding). */
+#include "core/records.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/record.h"
+#include "util/xalloc.h"
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* the database for reading: *out NULL when there is none yet */
+static int open_read(struct db **out, struct ctx *ctx)
+{
+	int rc = ctx_db(out, ctx, 0);
+
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		*out = NULL;
+		return 0;
+	}
+	return rc;
+}
+
+/* runs a prepared write statement to its end and finalises it */
+static int step_done(sqlite3_stmt *st, struct db *db, struct error *err,
+		     const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "cannot %s", what);
+	return 0;
+}
+
+/* --- hypotheses --- */
+
+#define HYPO_COLS                                                              \
+	"id, text, metric, predicted, unit, tolerance, state, measured, "      \
+	"evidence, is_next, created_at, decided_at"
+
+static void hypo_row(struct hypo *h, sqlite3_stmt *st)
+{
+	memset(h, 0, sizeof(*h));
+	h->id = sqlite3_column_int64(st, 0);
+	h->text = col_str(st, 1);
+	h->metric = col_str(st, 2);
+	h->predicted = sqlite3_column_double(st, 3);
+	h->unit = col_str(st, 4);
+	h->tolerance = sqlite3_column_double(st, 5);
+	h->state = col_str(st, 6);
+	h->has_measured = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	h->measured = sqlite3_column_double(st, 7);
+	h->evidence = col_str(st, 8);
+	h->is_next = sqlite3_column_int(st, 9);
+	h->created_at = col_str(st, 10);
+	h->decided_at = col_str(st, 11);
+}
+
+void hypo_release(struct hypo *h)
+{
+	if (!h)
+		return;
+	free(h->text);
+	free(h->metric);
+	free(h->unit);
+	free(h->state);
+	free(h->evidence);
+	free(h->created_at);
+	free(h->decided_at);
+	memset(h, 0, sizeof(*h));
+}
+
+void hypo_free(struct hypo *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		hypo_release(&v[i]);
+	free(v);
+}
+
+int hypo_within(double predicted, double tolerance, double measured)
+{
+	/* a hair of slack, so that 2.2 is within 10% of 2 in binary too */
+	return fabs(measured - predicted) <=
+	       (tolerance / 100.0 + 1e-9) * fabs(predicted);
+}
+
+int hypo_add(long long *out, struct ctx *ctx, const char *text,
+	     const char *metric, double predicted, const char *unit,
+	     double tolerance)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	char now[21];
+	int rc;
+
+	*out = 0;
+	if (!text || !*text)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a hypothesis needs its text");
+	if (!metric || !*metric)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a hypothesis needs the metric it predicts");
+	if (!isfinite(predicted))
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a hypothesis needs a finite prediction");
+	if (!isfinite(tolerance) || tolerance < 0)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "the tolerance must be a percentage >= 0");
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "INSERT INTO hypothesis (text, metric, predicted,"
+			     " unit, tolerance, state, created_at) VALUES "
+			     "(?, ?, ?, ?, ?, 'open', ?)",
+			     &ctx->err)) < 0)
+		return rc;
+	record_now(now);
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 3, predicted);
+	bind_opt(st, 4, unit && *unit ? unit : NULL);
+	sqlite3_bind_double(st, 5, tolerance);
+	sqlite3_bind_text(st, 6, now, -1, SQLITE_TRANSIENT);
+	if ((rc = step_done(st, db, &ctx->err, "record the hypothesis")) < 0)
+		return rc;
+	*out = sqlite3_last_insert_rowid(db_handle(db));
+	return 0;
+}
+
+/* every row of sql (with ?1 bound to id when id > 0) into *out */
+static int hypo_query(struct hypo **out, size_t *n, struct ctx *ctx,
+		      const char *sql, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = open_read(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
+		return rc;
+	if (id > 0)
+		sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		hypo_row(&(*out)[(*n)++], st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hypo_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the hypotheses");
+	}
+	return 0;
+}
+
+int hypo_list(struct hypo **out, size_t *n, struct ctx *ctx)
+{
+	return hypo_query(out, n, ctx,
+			  "SELECT " HYPO_COLS " FROM hypothesis ORDER BY id",
+			  0);
+}
+
+int hypo_get(struct hypo *out, struct ctx *ctx, long long id)
+{
+	struct hypo *v = NULL;
+	size_t n = 0;
+	int rc =
+		hypo_query(&v, &n, ctx,
+			   "SELECT " HYPO_COLS " FROM hypothesis WHERE id = ?1",
+			   id > 0 ? id : -1);
+
+	memset(out, 0, sizeof(*out));
+	if (rc < 0)
+		return rc;
+	if (!n || id <= 0) {
+		hypo_free(v, n);
+		return error_set(&ctx->err, GCAMP_ENOTFOUND,
+				 "no hypothesis %lld", id);
+	}
+	*out = v[0];
+	free(v);
+	return 0;
+}
+
+int hypo_next(struct hypo *out, int *found, struct ctx *ctx)
+{
+	struct hypo *v = NULL;
+	size_t n = 0;
+	int rc = hypo_query(
+		&v, &n, ctx,
+		"SELECT " HYPO_COLS " FROM hypothesis WHERE is_next = 1", 0);
+
+	memset(out, 0, sizeof(*out));
+	*found = rc == 0 && n > 0;
+	if (*found) {
+		*out = v[0];
+		free(v);
+		return 0;
+	}
+	hypo_free(v, n);
+	return rc;
+}
+
+/* id, open, in *h; GCAMP_EREFUSED when decided */
+static int hypo_open(struct hypo *h, struct ctx *ctx, long long id)
+{
+	int rc = hypo_get(h, ctx, id);
+
+	if (rc < 0)
+		return rc;
+	if (strcmp(h->state, "open")) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "hypothesis %lld is %s already", id, h->state);
+		hypo_release(h);
+	}
+	return rc;
+}
+
+int hypo_decide(struct ctx *ctx, long long id, int confirmed, double measured,
+		const char *evidence)
+{
+	sqlite3_stmt *st = NULL;
+	struct hypo h;
+	struct db *db;
+	char now[21];
+	int rc;
+
+	if (!isfinite(measured))
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "the measured value must be finite");
+	if ((rc = hypo_open(&h, ctx, id)) < 0)
+		return rc;
+	hypo_release(&h);
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "UPDATE hypothesis SET state = ?, measured = ?, "
+			     "evidence = ?, is_next = 0, decided_at = ? "
+			     "WHERE id = ?",
+			     &ctx->err)) < 0)
+		return rc;
+	record_now(now);
+	sqlite3_bind_text(st, 1, confirmed ? "confirmed" : "falsified", -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_double(st, 2, measured);
+	bind_opt(st, 3, evidence);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 5, id);
+	return step_done(st, db, &ctx->err, "record the verdict");
+}
+
+int hypo_set_next(struct ctx *ctx, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	struct hypo h;
+	struct db *db;
+	int rc;
+
+	if ((rc = hypo_open(&h, ctx, id)) < 0)
+		return rc;
+	hypo_release(&h);
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_begin(db, &ctx->err)) < 0)
+		return rc;
+	if ((rc = db_exec(db,
+			  "UPDATE hypothesis SET is_next = 0 WHERE is_next = 1",
+			  &ctx->err)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "UPDATE hypothesis SET is_next = 1 WHERE id = ?",
+			     &ctx->err)) < 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, id);
+	if ((rc = step_done(st, db, &ctx->err, "mark the next hypothesis")) < 0)
+		goto out;
+	rc = db_commit(db, &ctx->err);
+out:
+	if (rc < 0)
+		db_rollback(db);
+	return rc;
+}
+
+/* --- findings --- */
+
+static const char *const finding_kinds[] = {"wrong-answer", "crash", "slow",
+					    NULL};
+
+int finding_check_kind(const char *kind, struct error *err)
+{
+	size_t i;
+
+	for (i = 0; finding_kinds[i]; i++)
+		if (kind && !strcmp(kind, finding_kinds[i]))
+			return 0;
+	return error_set(err, GCAMP_EUSAGE,
+			 "unknown kind '%s' (wrong-answer, crash or slow)",
+			 kind ? kind : "");
+}
+
+#define FINDING_COLS                                                           \
+	"id, kind, title, issue, pr, commit_id, state, closed_pr, "            \
+	"created_at, closed_at"
+/* open first; a silent wrong answer, then a crash, then slowness; oldest
+ * first */
+#define FINDING_ORDER                                                          \
+	" ORDER BY state = 'closed', CASE kind WHEN 'wrong-answer' THEN 0 "    \
+	"WHEN 'crash' THEN 1 ELSE 2 END, created_at, id"
+
+static void finding_row(struct finding *f, sqlite3_stmt *st)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = sqlite3_column_int64(st, 0);
+	f->kind = col_str(st, 1);
+	f->title = col_str(st, 2);
+	f->issue = col_str(st, 3);
+	f->pr = (long)sqlite3_column_int64(st, 4);
+	f->commit_id = col_str(st, 5);
+	f->state = col_str(st, 6);
+	f->closed_pr = (long)sqlite3_column_int64(st, 7);
+	f->created_at = col_str(st, 8);
+	f->closed_at = col_str(st, 9);
+}
+
+void finding_release(struct finding *f)
+{
+	if (!f)
+		return;
+	free(f->kind);
+	free(f->title);
+	free(f->issue);
+	free(f->commit_id);
+	free(f->state);
+	free(f->created_at);
+	free(f->closed_at);
+	memset(f, 0, sizeof(*f));
+}
+
+void finding_free(struct finding *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		finding_release(&v[i]);
+	free(v);
+}
+
+int finding_add(long long *out, struct ctx *ctx, const char *kind,
+		const char *title, const char *issue, long pr,
+		const char *commit_id)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	char now[21];
+	int rc;
+
+	*out = 0;
+	if ((rc = finding_check_kind(kind, &ctx->err)) < 0)
+		return rc;
+	if (!title || !*title)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a finding needs a title");
+	if (pr < 0)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a PR number is greater than 0");
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "INSERT INTO finding (kind, title, issue, pr, "
+			     "commit_id, state, created_at) VALUES "
+			     "(?, ?, ?, ?, ?, 'open', ?)",
+			     &ctx->err)) < 0)
+		return rc;
+	record_now(now);
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, title, -1, SQLITE_TRANSIENT);
+	bind_opt(st, 3, issue);
+	if (pr > 0)
+		sqlite3_bind_int64(st, 4, pr);
+	else
+		sqlite3_bind_null(st, 4);
+	bind_opt(st, 5, commit_id);
+	sqlite3_bind_text(st, 6, now, -1, SQLITE_TRANSIENT);
+	if ((rc = step_done(st, db, &ctx->err, "record the finding")) < 0)
+		return rc;
+	*out = sqlite3_last_insert_rowid(db_handle(db));
+	return 0;
+}
+
+static int finding_query(struct finding **out, size_t *n, struct ctx *ctx,
+			 const char *sql, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = open_read(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
+		return rc;
+	if (id > 0)
+		sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		finding_row(&(*out)[(*n)++], st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		finding_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the findings");
+	}
+	return 0;
+}
+
+int finding_list(struct finding **out, size_t *n, struct ctx *ctx)
+{
+	return finding_query(
+		out, n, ctx,
+		"SELECT " FINDING_COLS " FROM finding" FINDING_ORDER, 0);
+}
+
+int finding_top(struct finding *out, int *found, struct ctx *ctx)
+{
+	struct finding *v = NULL;
+	size_t n = 0;
+	int rc = finding_query(&v, &n, ctx,
+			       "SELECT " FINDING_COLS " FROM finding WHERE "
+			       "state = 'open'" FINDING_ORDER " LIMIT 1",
+			       0);
+
+	memset(out, 0, sizeof(*out));
+	*found = rc == 0 && n > 0;
+	if (*found) {
+		*out = v[0];
+		free(v);
+		return 0;
+	}
+	finding_free(v, n);
+	return rc;
+}
+
+int finding_close(struct ctx *ctx, long long id, long pr)
+{
+	struct finding *v = NULL;
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	char now[21];
+	size_t n = 0;
+	int rc;
+
+	if (pr <= 0)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "a PR number is greater than 0");
+	if ((rc = finding_query(&v, &n, ctx,
+				"SELECT " FINDING_COLS
+				" FROM finding WHERE id = ?1",
+				id > 0 ? id : -1)) < 0)
+		return rc;
+	if (!n || id <= 0)
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND, "no finding %lld",
+			       id);
+	else if (!strcmp(v[0].state, "closed"))
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "finding %lld is closed already (by #%ld)", id,
+			       v[0].closed_pr);
+	finding_free(v, n);
+	if (rc < 0)
+		return rc;
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "UPDATE finding SET state = 'closed', "
+			     "closed_pr = ?, closed_at = ? WHERE id = ?",
+			     &ctx->err)) < 0)
+		return rc;
+	record_now(now);
+	sqlite3_bind_int64(st, 1, pr);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, id);
+	return step_done(st, db, &ctx->err, "close the finding");
+}
+
+int records_scratch_dir(char **out, struct ctx *ctx)
+{
+	git_repository *repo;
+	char *campaign = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	/* commondir ends with a slash */
+	campaign = xasprintf("%scampaign", git_repository_commondir(repo));
+	*out = xasprintf("%s/scratch/", campaign);
+	if ((mkdir(campaign, 0777) < 0 && errno != EEXIST) ||
+	    (mkdir(*out, 0777) < 0 && errno != EEXIST)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot create '%s': %s", *out, strerror(errno));
+		free(*out);
+		*out = NULL;
+	}
+	free(campaign);
+	return rc;
+}
+
+int records_ab_run_exists(struct ctx *ctx, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	if ((rc = open_read(&db, ctx)) < 0)
+		return rc;
+	if (db && (rc = db_prepare(&st, db, "SELECT 1 FROM ab_run WHERE id = ?",
+				   &ctx->err)) < 0)
+		return rc;
+	if (db) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc == SQLITE_ROW)
+			return 0;
+		if (rc != SQLITE_DONE)
+			return error_sqlite(&ctx->err, db, rc,
+					    "cannot read the A/B runs");
+	}
+	error_set(&ctx->err, GCAMP_ENOTFOUND, "no A/B run #%lld", id);
+	error_hint(&ctx->err, "'git campaign ab' records them; the run ids "
+			      "are in its output");
+	return GCAMP_ENOTFOUND;
+}

@@ -1,0 +1,296 @@
+/* Test results per class, commit and environment in the database. */
+#include "core/testrun.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/record.h"
+#include "util/xalloc.h"
+
+enum { T_PASSED, T_FAILED, T_SKIPPED, T_UNSUPPORTED, T_NONE };
+
+/* which count a record's metric adds to */
+static int count_of(const char *metric)
+{
+	if (!strcmp(metric, "tests.passed"))
+		return T_PASSED;
+	if (!strcmp(metric, "tests.failed") || !strcmp(metric, "tests.errored"))
+		return T_FAILED;
+	if (!strcmp(metric, "tests.skipped"))
+		return T_SKIPPED;
+	if (!strcmp(metric, "tests.unsupported"))
+		return T_UNSUPPORTED;
+	return T_NONE;
+}
+
+static const char *rec_class(const struct import_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->config.nr; i++)
+		if (!strncmp(r->config.v[i], "class=", 6))
+			return r->config.v[i] + 6;
+	return NULL;
+}
+
+struct agg {
+	const char *name; /* borrowed from the set */
+	long c[4];
+};
+
+/* the set's counts summed per class (a class may come in several blocks,
+ * one per method run) */
+static struct agg *aggregate(size_t *n, const struct import_set *set)
+{
+	struct agg *v = NULL;
+	size_t i, j, alloc = 0;
+
+	*n = 0;
+	for (i = 0; i < set->nr; i++) {
+		const char *cls = rec_class(&set->recs[i]);
+		int k = count_of(set->recs[i].metric);
+
+		if (!cls || k == T_NONE)
+			continue;
+		for (j = 0; j < *n && strcmp(v[j].name, cls); j++)
+			;
+		if (j == *n) {
+			if (*n == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				v = xrealloc(v, alloc * sizeof(*v));
+			}
+			memset(&v[j], 0, sizeof(*v));
+			v[j].name = cls;
+			(*n)++;
+		}
+		v[j].c[k] += (long)set->recs[i].value;
+	}
+	return v;
+}
+
+int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
+		  const char *commit, const char *env)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db = NULL;
+	struct agg *v;
+	size_t n, i;
+	char now[21];
+	int rc = 0, k;
+
+	*out = 0;
+	v = aggregate(&n, set);
+	if (!n) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "no per-class test counts in the input (%s)",
+			       set->format ? set->format : "unknown format");
+		goto out;
+	}
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = db_begin(db, &ctx->err)) < 0)
+		goto out;
+	if ((rc = db_prepare(&st, db,
+			     "INSERT OR REPLACE INTO test_result VALUES "
+			     "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     &ctx->err)) < 0)
+		goto rollback;
+	record_now(now);
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, v[i].name, -1, SQLITE_STATIC);
+		for (k = 0; k < 4; k++)
+			sqlite3_bind_int64(st, 4 + k, v[i].c[k]);
+		sqlite3_bind_text(st, 8, set->format ? set->format : "", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+			rc = error_sqlite(&ctx->err, db, rc,
+					  "cannot store the test results");
+			goto rollback;
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = db_commit(db, &ctx->err)) < 0)
+		goto rollback;
+	*out = n;
+	goto out;
+rollback:
+	sqlite3_finalize(st);
+	db_rollback(db);
+out:
+	free(v);
+	return rc;
+}
+
+/* the database for reading: *out NULL when there is none yet */
+static int open_read(struct db **out, struct ctx *ctx)
+{
+	int rc = ctx_db(out, ctx, 0);
+
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		*out = NULL;
+		return 0;
+	}
+	return rc;
+}
+
+static void copy_col(char *dst, size_t size, sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(dst, size, "%s", t ? (const char *)t : "");
+}
+
+void testrun_totals_free(struct testrun_total *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].at);
+	free(v);
+}
+
+int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
+		     const char *env)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = open_read(&db, ctx)) < 0 || !db)
+		return rc;
+	/* the latest import of an env is its row written last: a bare column
+	 * beside max() comes from that row */
+	rc = db_prepare(
+		&st, db,
+		"WITH latest AS (SELECT env, commit_id, at, max(rowid)"
+		"  FROM test_result WHERE ?1 IS NULL OR env = ?1"
+		"  GROUP BY env)"
+		" SELECT l.env, l.commit_id, l.at, sum(t.passed),"
+		"  sum(t.failed), sum(t.skipped), sum(t.unsupported), count(*)"
+		" FROM latest l JOIN test_result t"
+		"  ON t.env = l.env AND t.commit_id = l.commit_id"
+		" GROUP BY l.env ORDER BY l.env",
+		&ctx->err);
+	if (rc < 0)
+		return rc;
+	if (env)
+		sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct testrun_total *t;
+		const unsigned char *at = sqlite3_column_text(st, 2);
+
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 4;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		t = &(*out)[(*n)++];
+		memset(t, 0, sizeof(*t));
+		copy_col(t->env, sizeof(t->env), st, 0);
+		copy_col(t->commit, sizeof(t->commit), st, 1);
+		t->at = xstrdup(at ? (const char *)at : "");
+		t->passed = (long)sqlite3_column_int64(st, 3);
+		t->failed = (long)sqlite3_column_int64(st, 4);
+		t->skipped = (long)sqlite3_column_int64(st, 5);
+		t->unsupported = (long)sqlite3_column_int64(st, 6);
+		t->classes = (long)sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		testrun_totals_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the test results");
+	}
+	return 0;
+}
+
+void testrun_classes_free(struct testrun_class *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].format);
+	}
+	free(v);
+}
+
+int testrun_classes(struct testrun_class **out, size_t *n, struct ctx *ctx,
+		    const char *commit, const char *env)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = open_read(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT class, passed, failed, skipped, "
+			     "unsupported, format FROM test_result WHERE "
+			     "commit_id = ? AND env = ? ORDER BY class",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct testrun_class *c;
+
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		c = &(*out)[(*n)++];
+		c->name = xstrdup((const char *)sqlite3_column_text(st, 0));
+		c->passed = (long)sqlite3_column_int64(st, 1);
+		c->failed = (long)sqlite3_column_int64(st, 2);
+		c->skipped = (long)sqlite3_column_int64(st, 3);
+		c->unsupported = (long)sqlite3_column_int64(st, 4);
+		c->format = xstrdup((const char *)sqlite3_column_text(st, 5));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		testrun_classes_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the test results");
+	}
+	return 0;
+}
+
+int testrun_envs(struct strvec *out, struct ctx *ctx, const char *commit)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	if ((rc = open_read(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT DISTINCT env FROM test_result WHERE "
+			     "commit_id = ? ORDER BY env",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strvec_push(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the test results");
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* Test-suite results per test class, commit and environment (table
+ * test_result): what `tests import` stores and `tests baseline` and
+ * `tests diff` read. Counts from different environments are never summed:
+ * every query here is for one environment. */
+#ifndef GCAMP_TESTRUN_H
+#define GCAMP_TESTRUN_H
+
+#include <stddef.h>
+
+#include "core/ctx.h"
+#include "core/fingerprint.h"
+#include "import/import.h"
+#include "util/strvec.h"
+
+struct testrun_class {
+	char *name; /* the fully qualified class */
+	long passed, failed, skipped, unsupported;
+	char *format; /* the import format: "junit", "tornado-test" */
+};
+
+/* One environment's latest import. */
+struct testrun_total {
+	char env[FINGERPRINT_ID_LEN + 1];
+	char commit[41];
+	long passed, failed, skipped, unsupported, classes;
+	char *at;
+};
+
+/* Stores the per-class counts of set (tests.passed, tests.failed and
+ * tests.errored as failed, tests.skipped, tests.unsupported, each record's
+ * config class=) for commit (40 hex) and env, replacing earlier counts of
+ * the same classes there; *out is the number of classes. GCAMP_EUSAGE when
+ * set holds no per-class test counts. Creates the database when missing. */
+int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
+		  const char *commit, const char *env);
+/* Per environment (only env when not NULL), the totals of its latest
+ * imported commit, by env id; none without a database. Caller frees with
+ * testrun_totals_free. */
+int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
+		     const char *env);
+void testrun_totals_free(struct testrun_total *v, size_t n);
+/* The classes of commit in env, by name. Caller frees with
+ * testrun_classes_free. */
+int testrun_classes(struct testrun_class **out, size_t *n, struct ctx *ctx,
+		    const char *commit, const char *env);
+void testrun_classes_free(struct testrun_class *v, size_t n);
+/* Appends to out, sorted, the environments with results for commit. */
+int testrun_envs(struct strvec *out, struct ctx *ctx, const char *commit);
+
+#endif
