@@ -181,6 +181,15 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		 "run%s; order %s; mode %s.\n",
 		 r->metric, r->n, r->warmup, r->warmup == 1 ? "" : "s",
 		 order_name(r->order), ab_mode_name(r->mode));
+	if (r->env_line)
+		buf_addf(out, "%s.\n", r->env_line);
+	for (i = 0; i < r->labels.nr; i++)
+		buf_addf(out, "%s%s%s", i ? ", " : "Labelled ", r->labels.v[i],
+			 i + 1 == r->labels.nr ? ".\n" : "");
+	for (i = 0; i < r->labels.nr; i++)
+		if (!strcmp(r->labels.v[i], "profiler=on"))
+			buf_puts(out, "**Profiler on**: these numbers are not "
+				      "comparable with unprofiled runs.\n");
 	if (r->sweep.ok) {
 		const struct stats_sweep *f = &r->sweep.fit;
 

@@ -68,6 +68,9 @@ sweep() {
 	write_prog prog.in 1000 9
 	ab --control ./ctl -n 5 --config model=tiny
 	assert_success
+	# the machine and the labels under the table
+	assert_line --regexp '^env [0-9a-f]{16}: .*, backend none\.$'
+	assert_line 'Labelled model=tiny.'
 	base=$(git rev-parse HEAD)
 	run git notes --ref campaign show HEAD
 	assert_success
@@ -251,6 +254,8 @@ sweep() {
 		--run './prog -Dtornado.profiler=True' --metric "$METRIC" -n 5 \
 		--config profiler=on
 	assert_success
+	assert_line 'Labelled profiler=on.'
+	assert_line '**Profiler on**: these numbers are not comparable with unprofiled runs.'
 }
 
 @test "the number from JSON the run prints, or through an importer; output without the number stops the A/B" {
