@@ -15,6 +15,7 @@
  *   launch's position in the report), section=SECTION (details page),
  *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed. */
 #include "import/nvidia.h"
+#include "import/textscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,7 @@ struct ncu {
 	struct import_set *out;
 	const char *path;
 	struct error *err;
-	struct nv_lines it;
+	struct textscan it;
 	struct strvec f, head, units;
 	int mode;
 	size_t nrec;
@@ -557,13 +558,13 @@ static int text_line(struct ncu *st)
 static int diagnose(struct ncu *st, const char *data, size_t len,
 		    size_t *nokern)
 {
-	struct nv_lines it;
+	struct textscan it;
 	size_t perm = 0, lib = 0, busy = 0;
 	const char *p;
 	int rc = 0;
 
-	nv_lines_init(&it, data, len);
-	while (nv_lines_next(&it)) {
+	textscan_init(&it, data, len);
+	while (textscan_next(&it)) {
 		p = it.line.ptr;
 		if (!nv_starts(p, it.line.len, "=="))
 			continue;
@@ -609,7 +610,7 @@ static int diagnose(struct ncu *st, const char *data, size_t len,
 				    "'dcgmi profile --pause') and profile "
 				    "again");
 	}
-	nv_lines_release(&it);
+	textscan_release(&it);
 	return rc;
 }
 
@@ -654,11 +655,11 @@ int ncu_parse(struct import_set *out, const char *data, size_t len,
 	st.out = out;
 	st.path = path;
 	st.err = err;
-	nv_lines_init(&st.it, data, len);
+	textscan_init(&st.it, data, len);
 	if ((rc = diagnose(&st, data, len, &nokern)) < 0)
 		goto out;
 	st.it.lineno = 0;
-	while (nv_lines_next(&st.it)) {
+	while (textscan_next(&st.it)) {
 		s = st.it.line.ptr;
 		if (nv_starts(s, st.it.line.len, "=="))
 			continue;
@@ -679,7 +680,7 @@ int ncu_parse(struct import_set *out, const char *data, size_t len,
 	rc = end_of_input(&st, nokern);
 out:
 	text_forget_launch(&st);
-	nv_lines_release(&st.it);
+	textscan_release(&st.it);
 	strvec_clear(&st.f);
 	strvec_clear(&st.head);
 	strvec_clear(&st.units);
@@ -688,13 +689,13 @@ out:
 
 int ncu_detect(const char *data, size_t len)
 {
-	struct nv_lines it;
+	struct textscan it;
 	const char *s;
 	size_t n;
 	int found = 0;
 
-	nv_lines_init(&it, data, len);
-	while (!found && nv_lines_next(&it)) {
+	textscan_init(&it, data, len);
+	while (!found && textscan_next(&it)) {
 		s = it.line.ptr;
 		n = it.line.len;
 		found = nv_starts(s, n, "\"ID\",\"Process ID\",") ||
@@ -707,6 +708,6 @@ int ncu_detect(const char *data, size_t len)
 			(strstr(s, "Metric Name") && strstr(s, "Metric Unit") &&
 			 strstr(s, "Metric Value"));
 	}
-	nv_lines_release(&it);
+	textscan_release(&it);
 	return found;
 }

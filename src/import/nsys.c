@@ -19,6 +19,7 @@
  * 'NAME'" or " ** Title (NAME):" line before it, by a file name ending in
  * _NAME.csv, or else told from its columns. Other reports are skipped. */
 #include "import/nvidia.h"
+#include "import/textscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ struct nsys {
 	struct import_set *out;
 	const char *path;
 	struct error *err;
-	struct nv_lines it;
+	struct textscan it;
 	struct strvec f, head;
 	struct column *cols;
 	int report, in_table, tables;
@@ -455,8 +456,8 @@ int nsys_parse(struct import_set *out, const char *data, size_t len,
 	st.path = path;
 	st.err = err;
 	st.report = file_report;
-	nv_lines_init(&st.it, data, len);
-	while (nv_lines_next(&st.it)) {
+	textscan_init(&st.it, data, len);
+	while (textscan_next(&st.it)) {
 		s = st.it.line.ptr;
 		if (st.in_table && is_blank_line(s)) {
 			st.in_table = 0;
@@ -488,7 +489,7 @@ int nsys_parse(struct import_set *out, const char *data, size_t len,
 	}
 	rc = end_of_input(&st, skipped);
 out:
-	nv_lines_release(&st.it);
+	textscan_release(&st.it);
 	strvec_clear(&st.f);
 	strvec_clear(&st.head);
 	free(st.cols);
@@ -497,13 +498,13 @@ out:
 
 int nsys_detect(const char *data, size_t len)
 {
-	struct nv_lines it;
+	struct textscan it;
 	const char *s;
 	size_t n;
 	int found = 0;
 
-	nv_lines_init(&it, data, len);
-	while (!found && nv_lines_next(&it)) {
+	textscan_init(&it, data, len);
+	while (!found && textscan_next(&it)) {
 		s = it.line.ptr;
 		n = it.line.len;
 		found = (nv_starts(s, n, "Processing [") &&
@@ -519,6 +520,6 @@ int nsys_detect(const char *data, size_t len)
 			nv_starts(s, n, "Total (MB),Count,") ||
 			nv_starts(s, n, "Total,Operations,Average,");
 	}
-	nv_lines_release(&it);
+	textscan_release(&it);
 	return found;
 }

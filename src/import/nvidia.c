@@ -9,53 +9,6 @@
 
 #include "import/import.h"
 
-void nv_lines_init(struct nv_lines *it, const char *data, size_t len)
-{
-	it->data = data;
-	it->len = len;
-	it->pos = 0;
-	it->lineno = 0;
-	buf_init(&it->line);
-}
-
-int nv_lines_next(struct nv_lines *it)
-{
-	const char *p, *end, *nl;
-
-	if (it->pos >= it->len)
-		return 0;
-	p = it->data + it->pos;
-	nl = memchr(p, '\n', it->len - it->pos);
-	end = nl ? nl : it->data + it->len;
-	it->pos = nl ? (size_t)(nl - it->data) + 1 : it->len;
-	it->lineno++;
-	buf_reset(&it->line);
-	while (p < end) {
-		/* ESC [ digits/semicolons m: a colour some terminals print */
-		if (*p == '\x1b' && p + 1 < end && p[1] == '[') {
-			const char *q = p + 2;
-
-			while (q < end &&
-			       ((*q >= '0' && *q <= '9') || *q == ';'))
-				q++;
-			if (q < end && *q == 'm') {
-				p = q + 1;
-				continue;
-			}
-		}
-		buf_putc(&it->line, *p++);
-	}
-	if (it->line.len && it->line.ptr[it->line.len - 1] == '\r')
-		it->line.ptr[--it->line.len] = '\0';
-	return 1;
-}
-
-void nv_lines_release(struct nv_lines *it)
-{
-	if (it)
-		buf_release(&it->line);
-}
-
 int nv_csv_split(struct strvec *out, const char *line, size_t len)
 {
 	struct buf field = BUF_INIT;

@@ -1,6 +1,7 @@
 /* The importers of NVIDIA's profilers, Nsight Compute (ncu.c) and Nsight
  * Systems' stats reports (nsys.c), and the text helpers they share
- * (nvidia.c): lines, quoted CSV fields, numbers scaled in decimal. */
+ * (nvidia.c): quoted CSV fields, numbers scaled in decimal; lines are read
+ * with textscan.h, as every text importer reads them. */
 #ifndef GCAMP_IMPORT_NVIDIA_H
 #define GCAMP_IMPORT_NVIDIA_H
 
@@ -27,22 +28,6 @@ int nsys_parse(struct import_set *out, const char *data, size_t len,
 /* The most fields one CSV line may have (ncu's raw page has one column
  * per metric: a few thousand at most). */
 #define NV_CSV_MAX_FIELDS 65536
-
-/* Reads data (len bytes, not NUL-terminated) line by line. */
-struct nv_lines {
-	const char *data;
-	size_t len, pos;
-	size_t lineno;	 /* of the line last returned, 1-based */
-	struct buf line; /* that line, NUL-terminated, without its "\n",
-			  * a final "\r" and ANSI colour sequences */
-};
-
-void nv_lines_init(struct nv_lines *it, const char *data, size_t len);
-/* Moves to the next line: 1 when there is one (in it->line), 0 at the
- * end. it->line is overwritten by the next call. */
-int nv_lines_next(struct nv_lines *it);
-/* Frees the line buffer. Accepts NULL. */
-void nv_lines_release(struct nv_lines *it);
 
 /* Splits one CSV line (len bytes) into out (emptied first): fields are
  * separated by ","; a field that starts with '"' ends at the next lone
