@@ -63,7 +63,9 @@ say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 SRCS := $(sort $(wildcard src/*/*.c))
-OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# the built-in templates (src/core/template.h), compiled into the binary
+TEMPLATES := $(sort $(wildcard templates/*.md))
+OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/templates.o
 LIB := $(BUILD)/libgcamp.a
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -89,6 +91,16 @@ $(HOOK_BIN): $(BUILD)/obj/hook-main.o $(LIB)
 $(LIB): $(OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/gen/templates.c: $(TEMPLATES) scripts/embed-templates.sh
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)
+	$(Q)sh scripts/embed-templates.sh $(TEMPLATES) > $@
+
+$(BUILD)/obj/gen/templates.o: $(BUILD)/gen/templates.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)

@@ -45,6 +45,8 @@ static const struct command commands[] = {
 	{"status", cmd_status,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
 	{"sync", cmd_sync, "exchange measurements with a remote"},
+	{"template", cmd_template,
+	 "the templates of PR bodies, the umbrella and resume"},
 	{"tests", cmd_tests,
 	 "test-suite baselines per machine: import, baseline, diff"},
 	{"umbrella", cmd_umbrella,

@@ -24,6 +24,7 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);
 int cmd_status(int argc, const char **argv, struct ctx *ctx);
 int cmd_sync(int argc, const char **argv, struct ctx *ctx);
+int cmd_template(int argc, const char **argv, struct ctx *ctx);
 int cmd_tests(int argc, const char **argv, struct ctx *ctx);
 int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 int cmd_undo(int argc, const char **argv, struct ctx *ctx);

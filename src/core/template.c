@@ -1,0 +1,354 @@
+/* The template engine (see template.h): the text is cut into tokens once,
+ * checked whole, then rendered by walking the tokens over the cJSON data. */
+#include "core/template.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define MAX_DEPTH 32
+
+enum tok_kind { T_TEXT, T_VAR, T_SECTION, T_INVERTED, T_CLOSE };
+
+struct tok {
+	enum tok_kind kind;
+	const char *s; /* text, or the tag's name */
+	size_t len;
+	size_t close; /* T_SECTION, T_INVERTED: index of the matching T_CLOSE */
+	int line;
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, cap;
+};
+
+static void push(struct toks *t, enum tok_kind kind, const char *s, size_t len,
+		 int line)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 32;
+		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct tok){kind, s, len, 0, line};
+}
+
+static int lines_in(const char *s, const char *end)
+{
+	int n = 0;
+	for (; s < end; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int name_ok(const char *s, size_t len)
+{
+	if (len == 1 && *s == '.')
+		return 1;
+	if (!len || *s == '.' || s[len - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (!(c == '_' || c == '-' || c == '.' ||
+		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9')))
+			return 0;
+		if (c == '.' && s[i + 1] == '.')
+			return 0;
+	}
+	return 1;
+}
+
+/* When the tag [tag, after) stands alone on its line, widens it to the whole
+ * line (newline included) and returns 1. */
+static int standalone(const char *text, const char **tag, const char **after)
+{
+	const char *a = *tag, *b = *after;
+	while (a > text && (a[-1] == ' ' || a[-1] == '\t'))
+		a--;
+	if (a > text && a[-1] != '\n')
+		return 0;
+	while (*b == ' ' || *b == '\t')
+		b++;
+	if (*b == '\r' && b[1] == '\n')
+		b++;
+	if (*b == '\n')
+		b++;
+	else if (*b)
+		return 0;
+	*tag = a;
+	*after = b;
+	return 1;
+}
+
+static int tokenize(const char *name, const char *text, struct toks *t,
+		    struct error *err)
+{
+	size_t open[MAX_DEPTH];
+	int depth = 0, line = 1, tline;
+	const char *p = text;
+
+	for (;;) {
+		const char *tag = strstr(p, "{{"), *end, *after, *n;
+		size_t len;
+		char sigil;
+
+		if (!tag) {
+			if (*p)
+				push(t, T_TEXT, p, strlen(p), 0);
+			break;
+		}
+		line += lines_in(p, tag);
+		end = strstr(tag + 2, "}}");
+		if (!end)
+			return error_set(err, GCAMP_EUSAGE,
+					 "template '%s' line %d: '{{' is not "
+					 "closed by '}}'",
+					 name, line);
+		after = end + 2;
+		sigil = tag[2];
+		n = tag + 2 +
+		    (sigil == '#' || sigil == '^' || sigil == '/' ||
+		     sigil == '!');
+		while (n < end && (*n == ' ' || *n == '\t'))
+			n++;
+		len = (size_t)(end - n);
+		while (len && (n[len - 1] == ' ' || n[len - 1] == '\t'))
+			len--;
+		if (sigil != '!' && !name_ok(n, len))
+			return error_set(err, GCAMP_EUSAGE,
+					 "template '%s' line %d: bad name "
+					 "'%.*s'",
+					 name, line, (int)(end - tag - 2),
+					 tag + 2);
+		if (sigil == '#' || sigil == '^' || sigil == '/' ||
+		    sigil == '!')
+			standalone(text, &tag, &after);
+		if (tag > p)
+			push(t, T_TEXT, p, (size_t)(tag - p), 0);
+		tline = line;
+		line += lines_in(tag, after);
+		p = after;
+		if (sigil == '!')
+			continue;
+		if (sigil == '#' || sigil == '^') {
+			if (depth == MAX_DEPTH)
+				return error_set(err, GCAMP_EUSAGE,
+						 "template '%s' line %d: "
+						 "sections nest deeper than "
+						 "%d",
+						 name, tline, MAX_DEPTH);
+			open[depth++] = t->n;
+			push(t, sigil == '#' ? T_SECTION : T_INVERTED, n, len,
+			     tline);
+		} else if (sigil == '/') {
+			struct tok *o;
+			if (!depth)
+				return error_set(err, GCAMP_EUSAGE,
+						 "template '%s' line %d: "
+						 "'{{/%.*s}}' closes no "
+						 "section",
+						 name, tline, (int)len, n);
+			o = &t->v[open[depth - 1]];
+			if (o->len != len || memcmp(o->s, n, len))
+				return error_set(err, GCAMP_EUSAGE,
+						 "template '%s' line %d: "
+						 "'{{/%.*s}}' closes section "
+						 "'%.*s' of line %d",
+						 name, tline, (int)len, n,
+						 (int)o->len, o->s, o->line);
+			o->close = t->n;
+			depth--;
+			push(t, T_CLOSE, n, len, tline);
+		} else {
+			push(t, T_VAR, n, len, tline);
+		}
+	}
+	if (depth) {
+		const struct tok *o = &t->v[open[depth - 1]];
+		return error_set(err, GCAMP_EUSAGE,
+				 "template '%s' line %d: section '%.*s' is "
+				 "not closed",
+				 name, o->line, (int)o->len, o->s);
+	}
+	return 0;
+}
+
+/* The value of NAME: its first part is looked up from the innermost context
+ * outwards, the rest inside that. NULL when missing. */
+static const cJSON *lookup(const cJSON *const *stack, int depth, const char *s,
+			   size_t len)
+{
+	const cJSON *v = NULL;
+	const char *dot;
+	size_t part;
+	char key[256];
+
+	if (len == 1 && *s == '.')
+		return stack[depth - 1];
+	dot = memchr(s, '.', len);
+	part = dot ? (size_t)(dot - s) : len;
+	if (part >= sizeof(key))
+		return NULL;
+	memcpy(key, s, part);
+	key[part] = '\0';
+	for (int i = depth - 1; i >= 0 && !v; i--)
+		if (cJSON_IsObject(stack[i]))
+			v = cJSON_GetObjectItemCaseSensitive(stack[i], key);
+	while (v && dot) {
+		s = dot + 1;
+		len -= part + 1;
+		dot = memchr(s, '.', len);
+		part = dot ? (size_t)(dot - s) : len;
+		if (part >= sizeof(key))
+			return NULL;
+		memcpy(key, s, part);
+		key[part] = '\0';
+		v = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, key)
+				      : NULL;
+	}
+	return v;
+}
+
+static int truthy(const cJSON *v)
+{
+	if (!v || cJSON_IsNull(v) || cJSON_IsFalse(v))
+		return 0;
+	if (cJSON_IsString(v))
+		return v->valuestring && *v->valuestring;
+	if (cJSON_IsNumber(v))
+		return v->valuedouble != 0;
+	if (cJSON_IsArray(v))
+		return cJSON_GetArraySize(v) > 0;
+	return 1;
+}
+
+static void put_value(struct buf *out, const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		buf_puts(out, v->valuestring);
+	else if (cJSON_IsNumber(v))
+		buf_addf(out, "%.15g", v->valuedouble);
+	else if (cJSON_IsBool(v))
+		buf_puts(out, cJSON_IsTrue(v) ? "true" : "false");
+}
+
+static void render(const struct toks *t, size_t from, size_t to,
+		   const cJSON **stack, int depth, struct buf *out)
+{
+	for (size_t i = from; i < to; i++) {
+		const struct tok *k = &t->v[i];
+		const cJSON *v;
+
+		switch (k->kind) {
+		case T_TEXT:
+			buf_add(out, k->s, k->len);
+			break;
+		case T_VAR:
+			v = lookup(stack, depth, k->s, k->len);
+			if (v)
+				put_value(out, v);
+			break;
+		case T_INVERTED:
+			v = lookup(stack, depth, k->s, k->len);
+			if (!truthy(v))
+				render(t, i + 1, k->close, stack, depth, out);
+			i = k->close;
+			break;
+		case T_SECTION:
+			v = lookup(stack, depth, k->s, k->len);
+			if (cJSON_IsArray(v)) {
+				const cJSON *e;
+				cJSON_ArrayForEach(e, v)
+				{
+					stack[depth] = e;
+					render(t, i + 1, k->close, stack,
+					       depth + 1, out);
+				}
+			} else if (truthy(v)) {
+				stack[depth] = v;
+				render(t, i + 1, k->close, stack, depth + 1,
+				       out);
+			}
+			i = k->close;
+			break;
+		case T_CLOSE:
+			break;
+		}
+	}
+}
+
+int template_render(const char *name, const char *text, const cJSON *data,
+		    struct buf *out, struct error *err)
+{
+	struct toks t = {0};
+	const cJSON *stack[MAX_DEPTH + 1];
+	int ret = tokenize(name, text, &t, err);
+
+	if (ret)
+		goto out;
+	stack[0] = data;
+	render(&t, 0, t.n, stack, 1, out);
+out:
+	free(t.v);
+	return ret;
+}
+
+int template_load(const char *workdir, const char *name, struct buf *out,
+		  char **from, struct error *err)
+{
+	const struct template_builtin *b;
+	char *path = NULL;
+	FILE *f = NULL;
+	int ret = 0;
+
+	if (from)
+		*from = NULL;
+	if (!*name || strchr(name, '/') || *name == '.')
+		return error_set(err, GCAMP_EUSAGE, "bad template name '%s'",
+				 name);
+	if (workdir) {
+		char chunk[8192];
+		size_t n;
+
+		path = xasprintf("%s%s.campaign/templates/%s", workdir,
+				 workdir[strlen(workdir) - 1] == '/' ? "" : "/",
+				 name);
+		f = fopen(path, "rb");
+		if (!f && errno != ENOENT) {
+			ret = error_set(err, GCAMP_EFATAL,
+					"cannot read template '%s': %s", path,
+					strerror(errno));
+			goto out;
+		}
+		if (f) {
+			while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+				buf_add(out, chunk, n);
+			if (ferror(f)) {
+				ret = error_set(err, GCAMP_EFATAL,
+						"cannot read template '%s'",
+						path);
+				goto out;
+			}
+			if (from) {
+				*from = path;
+				path = NULL;
+			}
+			goto out;
+		}
+	}
+	for (b = template_builtins; b->name; b++)
+		if (!strcmp(b->name, name)) {
+			buf_puts(out, b->text);
+			goto out;
+		}
+	ret = error_set(err, GCAMP_ENOTFOUND, "no template named '%s'", name);
+out:
+	if (f)
+		fclose(f);
+	free(path);
+	return ret;
+}
