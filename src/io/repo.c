@@ -130,21 +130,3 @@ int repo_branch_tip(git_oid *out, git_repository *repo, const char *remote,
 	buf_release(&ref);
 	return rc < 0 ? GCAMP_ENOTFOUND : 0;
 }
-
-/*
- * Debian's libgit2 is built with mbedTLS and parses the whole system CA
- * bundle inside git_libgit2_init(): about 10 ms, on every run, before
- * anything else, for a network transport this tool never uses (fetch and
- * push go through the git program, the forge through libcurl with
- * OpenSSL). This definition, exported from the executable (see LDFLAGS in
- * the Makefile), takes the place of mbedTLS's for libgit2's call and loads
- * no certificate: should libgit2's own HTTPS ever be used, it would fail to
- * verify the peer, never trust it. bench/status.sh measures the saving.
- */
-int mbedtls_x509_crt_parse_file(void *chain, const char *path);
-int mbedtls_x509_crt_parse_file(void *chain, const char *path)
-{
-	(void)chain;
-	(void)path;
-	return 0;
-}

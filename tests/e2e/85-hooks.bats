@@ -33,7 +33,7 @@ stack() {
 @test "git-campaign-hook does not load libgit2 or libcurl" {
 	run readelf -d "$BIN_DIR/git-campaign-hook"
 	assert_success
-	assert_output --partial 'libsqlite3'
+	assert_output --partial 'libc.so'
 	refute_output --partial 'libgit2'
 	refute_output --partial 'libcurl'
 }
