@@ -27,20 +27,26 @@ static const char *const ab_usage[] = {
 	NULL,
 };
 
+/* How the GPU control's number is read: the time of its device work that
+ * it prints, not its wall time, which is mostly process start, cuInit and
+ * context creation. */
+#define GPU_CONTROL_METRIC                                                     \
+	"re:gpu-control: ([0-9.]+) us;unit=us;name=gpu-control"
+
 /* --gpu-control: this binary's `env gpu-control` as one more control, a
- * fixed piece of device work that no change can move. Its wall time is
- * the control's number, so it needs a time metric. */
+ * fixed piece of device work that no change can move, read by its own
+ * figure (*metric, set here) whatever the run's metric is. *cm gets the
+ * controls' metrics (the caller frees it). */
 static int add_gpu_control(struct ctx *ctx, struct strvec *controls,
-			   struct ab_opts *o)
+			   struct ab_opts *o, struct ab_metric *metric,
+			   const struct ab_metric ***cm)
 {
 	char exe[4096];
 	ssize_t len;
+	int rc;
 
-	if (o->metric.kind != AB_METRIC_WALL &&
-	    o->metric.kind != AB_METRIC_USER && o->metric.kind != AB_METRIC_SYS)
-		return error_set(&ctx->err, GCAMP_EUSAGE,
-				 "--gpu-control needs a time metric (wall, "
-				 "user or sys): its number is its run time");
+	if ((rc = ab_metric_parse(metric, GPU_CONTROL_METRIC, &ctx->err)) < 0)
+		return rc;
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len <= 0 || memchr(exe, '\'', (size_t)len))
 		return error_set(&ctx->err, GCAMP_EFATAL,
@@ -50,6 +56,9 @@ static int add_gpu_control(struct ctx *ctx, struct strvec *controls,
 	strvec_push_owned(controls, xasprintf("'%s' env gpu-control", exe));
 	o->controls = (const char *const *)controls->v;
 	o->ncontrols = controls->nr;
+	*cm = xcalloc(controls->nr, sizeof(**cm));
+	(*cm)[controls->nr - 1] = metric;
+	o->control_metrics = *cm;
 	return 0;
 }
 
@@ -266,6 +275,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	struct strvec controls = STRVEC_INIT, required = STRVEC_INIT;
 	struct strvec config = STRVEC_INIT;
 	struct ab_opts o;
+	struct ab_metric gpu_metric;
+	const struct ab_metric **cmetrics = NULL;
 	struct ab_result res;
 	struct buf table = BUF_INIT;
 	long n = 10, warmup = 1, seed = 1, *iter_list = NULL;
@@ -321,6 +332,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	k = parse_options(argc, argv, opts, ab_usage);
 
 	memset(&o, 0, sizeof(o));
+	memset(&gpu_metric, 0, sizeof(gpu_metric));
 	memset(&res, 0, sizeof(res));
 	if (k < 0) {
 		rc = parse_options_status(k);
@@ -408,7 +420,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		rc = cmd_fail(ctx);
 		goto out;
 	}
-	if (gpu_control && add_gpu_control(ctx, &controls, &o) < 0) {
+	if (gpu_control &&
+	    add_gpu_control(ctx, &controls, &o, &gpu_metric, &cmetrics) < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}
@@ -429,6 +442,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 out:
 	ab_result_release(&res);
 	ab_metric_release(&o.metric);
+	ab_metric_release(&gpu_metric);
+	free(cmetrics);
 	buf_release(&table);
 	free(iter_list);
 	free(args_json);

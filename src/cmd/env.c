@@ -164,46 +164,19 @@ static void floor_store(struct floor_state *f, struct ctx *ctx, const char *env)
 	free(recs);
 }
 
-/* The newest stored value of floor metric on HEAD's first-parent history
- * for this env and device 0, or -1 (no campaign, no floor: not an
- * error). */
-static double stored_floor(struct ctx *ctx, const char *env, const char *metric,
-			   char commit[48])
-{
-	struct strvec config = STRVEC_INIT;
-	struct measure_log_opts o = {metric, NULL, env, NULL, &config, 0};
-	struct measure_series s;
-	double v = -1;
-
-	strvec_push(&config, "device=0");
-	strvec_push(&config, "kind=floor");
-	if (measure_log(&s, ctx, &o) == 0) {
-		if (s.npts) {
-			v = s.pts[0].value;
-			git_oid_tostr(commit, 48, &s.pts[0].commit);
-		}
-		measure_series_release(&s);
-	}
-	error_clear(&ctx->err);
-	strvec_clear(&config);
-	return v;
-}
-
 /* env without --floor: the floor stored for this env, when there is one */
 static void add_stored_floor(cJSON *j, struct ctx *ctx, const char *env)
 {
-	char commit[48] = "", c2[48];
-	double launch = stored_floor(ctx, env, "floor.launch_sync", commit);
-	double htod = stored_floor(ctx, env, "floor.htod_24B", c2);
+	struct floor_ref f;
 	cJSON *o;
 
-	if (launch < 0)
+	if (!floor_stored(&f, ctx, env))
 		return;
 	o = cJSON_AddObjectToObject(j, "stored_floor");
-	cJSON_AddNumberToObject(o, "launch_sync_us", launch);
-	if (htod >= 0)
-		cJSON_AddNumberToObject(o, "htod_24B_us", htod);
-	cJSON_AddStringToObject(o, "commit", commit);
+	cJSON_AddNumberToObject(o, "launch_sync_us", f.launch_us);
+	if (f.htod_us >= 0)
+		cJSON_AddNumberToObject(o, "htod_24B_us", f.htod_us);
+	cJSON_AddStringToObject(o, "commit", f.commit);
 }
 
 static void print_stored_floor(const cJSON *j)

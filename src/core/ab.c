@@ -351,7 +351,7 @@ static int run_once(struct schedule *s, struct ab_point *p,
 		*(arm->name == 'A' ? &p->failed_a : &p->failed_b) += 1;
 		goto out;
 	}
-	if (metric_value(&v, &s->o->metric, &r) < 0) {
+	if (metric_value(&v, p->spec ? p->spec : &s->o->metric, &r) < 0) {
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
 			       "no number for --metric in the output of '%s' "
 			       "(arm %c)",
@@ -508,6 +508,14 @@ static void make_points(struct ab_result *res, const struct ab_opts *o)
 
 			p->workload = xstrdup(w ? o->controls[w - 1] : o->run);
 			p->control = w > 0;
+			p->spec = w && o->control_metrics
+					  ? o->control_metrics[w - 1]
+					  : NULL;
+			if (p->spec) {
+				p->metric = xstrdup(p->spec->name);
+				p->unit = xstrdup(p->spec->unit ? p->spec->unit
+								: "");
+			}
 			p->iters = o->niters ? o->iters[i] : 0;
 		}
 }

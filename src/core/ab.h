@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/ctx.h"
+#include "core/floor.h"
 #include "core/stats.h"
 #include "import/import.h"
 #include "util/buf.h"
@@ -73,6 +74,10 @@ struct ab_opts {
 	const char *run;   /* the workload; {iters} is substituted */
 	const char *const *controls; /* workloads that must not move */
 	size_t ncontrols;
+	/* NULL, or ncontrols entries: how each control's number is read
+	 * (its own figure, e.g. the GPU control's timed work); a NULL entry
+	 * reads it with metric */
+	const struct ab_metric *const *control_metrics;
 	long n;	     /* measured runs per arm, workload and iteration count */
 	long warmup; /* runs discarded per arm before measuring */
 	const long *iters; /* the sweep; niters == 0: no sweep */
@@ -95,7 +100,10 @@ struct ab_opts {
 struct ab_point {
 	char *workload; /* the command as given */
 	int control;
-	long iters; /* 0 without a sweep */
+	const struct ab_metric *spec; /* borrowed from ab_opts; NULL: the
+				       * run's metric */
+	char *metric, *unit; /* spec's name and unit; NULL: the result's */
+	long iters;	     /* 0 without a sweep */
 	double *a, *b;
 	size_t na, nb;
 	size_t failed_a, failed_b; /* runs that exited non-zero */
@@ -124,8 +132,12 @@ struct ab_result {
 	struct strvec warnings; /* drift, noisy controls, blocked order */
 	struct strvec labels;	/* the --config labels, "key=value" */
 	struct ab_sweep sweep;
-	char env[17];	  /* this machine's fingerprint id */
-	char *env_line;	  /* "env ID: CPU, OS, GPU, driver, JDK, backend" */
+	char env[17];	/* this machine's fingerprint id */
+	char *env_line; /* "env ID: CPU, OS, GPU, driver, JDK, backend" */
+	int gpu;	/* the env has a GPU */
+	int has_floor;	/* a GPU env with its floor stored: the tables
+			 * show it as a reference */
+	struct floor_ref floor;
 	git_oid a_commit; /* A's commit: where the records go */
 	git_oid b_tree;	  /* the tree B was built from */
 	char a_desc[64];  /* "HEAD (1a2b3c4d5e6f)" */
@@ -158,8 +170,9 @@ typedef void (*ab_progress_fn)(void *data, char arm, long i, long n,
 int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	   ab_progress_fn progress, void *data);
 
-/* Sets r->env (this machine's fingerprint, stored) and r->env_line, the
- * line the table prints under it. */
+/* Sets r->env (this machine's fingerprint, stored), r->env_line, the
+ * line the table prints under it, r->gpu and, on a GPU env whose floor is
+ * stored (env --floor), r->floor and r->has_floor. */
 int ab_describe_env(struct ab_result *r, struct ctx *ctx);
 
 /* Writes the result as schema-1 records, in one notes commit on A's

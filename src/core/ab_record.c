@@ -16,14 +16,16 @@ static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
 		const char *run, const char *env, const char *at)
 {
 	char tree[GIT_OID_HEXSZ + 1];
+	const char *unit;
 	size_t i;
 	int rc;
 
 	record_init(rec);
 	memcpy(rec->run, run, RECORD_RUN_LEN + 1);
-	rec->metric = xstrdup(r->metric);
+	rec->metric = xstrdup(p->metric ? p->metric : r->metric);
 	rec->value = arm_b ? p->sb.median : p->sa.median;
-	rec->unit = *r->unit ? xstrdup(r->unit) : NULL;
+	unit = p->unit ? p->unit : r->unit;
+	rec->unit = *unit ? xstrdup(unit) : NULL;
 	rec->better = xstrdup(r->higher_is_better ? "higher" : "lower");
 	rec->stat = xstrdup("median");
 	rec->n = (long)(arm_b ? p->nb : p->na);
@@ -76,7 +78,8 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 	if ((s = jstr(id, "os")))
 		buf_addf(&line, ", %s", s);
 	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
-	if (cJSON_GetArraySize(models) > 0) {
+	r->gpu = cJSON_GetArraySize(models) > 0;
+	if (r->gpu) {
 		buf_puts(&line, ", GPU");
 		cJSON_ArrayForEach(m, models) if (cJSON_IsString(m))
 			buf_addf(&line, " %s", m->valuestring);
@@ -95,6 +98,7 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 	free(r->env_line);
 	r->env_line = buf_detach(&line);
 	cJSON_Delete(fp);
+	r->has_floor = r->gpu && floor_stored(&r->floor, ctx, r->env);
 	return 0;
 }
 

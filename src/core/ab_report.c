@@ -127,23 +127,54 @@ static void fmt_ratio(struct buf *out, double r, double lo, double hi)
 		buf_addf(out, " [%.3f, %.3f]", lo, hi);
 }
 
+/* v in unit as microseconds; NAN when unit is no time */
+static double to_us(double v, const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double us;
+	} t[] = {{"s", 1e6}, {"ms", 1e3}, {"us", 1}, {"ns", 1e-3}};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(*t); i++)
+		if (!strcmp(unit, t[i].unit))
+			return v * t[i].us;
+	return NAN;
+}
+
+/* B's median in empty-launch floors: what the floor column shows */
+static double in_floors(const struct ab_result *r, const struct ab_point *p)
+{
+	if (!r->has_floor || !(r->floor.launch_us > 0))
+		return NAN;
+	return to_us(p->sb.median, p->unit ? p->unit : r->unit) /
+	       r->floor.launch_us;
+}
+
 static void row(struct buf *out, const struct ab_result *r,
 		const struct ab_point *p)
 {
+	double fl = in_floors(r, p);
+
 	buf_addf(out, "| %s`%s` |", p->control ? "control: " : "", p->workload);
 	if (r->sweep.ok || p->iters)
 		buf_addf(out, " %ld |", p->iters);
 	buf_putc(out, ' ');
-	fmt_value(out, p->sa.median, r->unit);
+	fmt_value(out, p->sa.median, p->unit ? p->unit : r->unit);
 	buf_puts(out, " | ");
-	fmt_value(out, p->sb.median, r->unit);
+	fmt_value(out, p->sb.median, p->unit ? p->unit : r->unit);
 	buf_puts(out, " | ");
 	fmt_ratio(out, p->cmp.ratio, p->cmp.ci_lo, p->cmp.ci_hi);
 	if (isnan(p->cmp.ratio))
 		buf_puts(out, " | - |");
 	else
 		buf_addf(out, " | %.2g |", p->cmp.p);
-	buf_addf(out, " %s |\n", p->verdict ? p->verdict : "-");
+	buf_addf(out, " %s |", p->verdict ? p->verdict : "-");
+	if (r->has_floor && isnan(fl))
+		buf_puts(out, " - |");
+	else if (r->has_floor)
+		buf_addf(out, fl >= 1000 ? " %.0fx |" : " %.3gx |", fl);
+	buf_putc(out, '\n');
 }
 
 static const char *order_name(enum ab_order o)
@@ -170,10 +201,12 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 	}
 	buf_addf(out,
 		 "| workload |%s A: %s | B: %s | B/A [95%% CI] | p | "
-		 "verdict |\n",
+		 "verdict |",
 		 iters ? " iters |" : "", r->a_desc, r->b_desc);
-	buf_addf(out, "|---|%s---:|---:|---:|---:|---|\n",
-		 iters ? "---:|" : "");
+	if (r->has_floor)
+		buf_addf(out, " floor: launch %.2f us |", r->floor.launch_us);
+	buf_addf(out, "\n|---|%s---:|---:|---:|---:|---|%s\n",
+		 iters ? "---:|" : "", r->has_floor ? "---:|" : "");
 	for (i = 0; i < r->npoints; i++)
 		row(out, r, &r->points[i]);
 	buf_addf(out,
@@ -183,6 +216,17 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		 order_name(r->order), ab_mode_name(r->mode));
 	if (r->env_line)
 		buf_addf(out, "%s.\n", r->env_line);
+	if (r->has_floor) {
+		buf_addf(out,
+			 "Floor of this env (env --floor, stored on %.10s): "
+			 "empty launch + sync %.2f us",
+			 r->floor.commit, r->floor.launch_us);
+		if (r->floor.htod_us >= 0)
+			buf_addf(out, ", 24 B host-to-device copy %.2f us",
+				 r->floor.htod_us);
+		buf_puts(out, "; the floor column is B's median in empty "
+			      "launches.\n");
+	}
 	for (i = 0; i < r->labels.nr; i++)
 		buf_addf(out, "%s%s%s", i ? ", " : "Labelled ", r->labels.v[i],
 			 i + 1 == r->labels.nr ? ".\n" : "");
@@ -265,6 +309,17 @@ cJSON *ab_result_json(const struct ab_result *r)
 	cJSON_AddNumberToObject(j, "warmup", (double)r->warmup);
 	cJSON_AddStringToObject(j, "metric", r->metric);
 	cJSON_AddStringToObject(j, "env", r->env);
+	if (r->has_floor) {
+		w = cJSON_AddObjectToObject(j, "floor");
+		cJSON_AddNumberToObject(w, "launch_sync_us",
+					r->floor.launch_us);
+		cJSON_AddItemToObject(
+			w, "htod_24B_us",
+			r->floor.htod_us >= 0
+				? cJSON_CreateNumber(r->floor.htod_us)
+				: cJSON_CreateNull());
+		cJSON_AddStringToObject(w, "commit", r->floor.commit);
+	}
 	w = cJSON_AddObjectToObject(j, "config");
 	for (i = 0; i < r->labels.nr; i++) {
 		const char *eq = strchr(r->labels.v[i], '=');
@@ -284,6 +339,10 @@ cJSON *ab_result_json(const struct ab_result *r)
 
 		cJSON_AddStringToObject(o, "workload", p->workload);
 		cJSON_AddBoolToObject(o, "control", p->control);
+		if (p->metric) {
+			cJSON_AddStringToObject(o, "metric", p->metric);
+			cJSON_AddStringToObject(o, "unit", p->unit);
+		}
 		if (p->iters)
 			cJSON_AddNumberToObject(o, "iters", (double)p->iters);
 		cJSON_AddItemToObject(o, "a", samples_json(p->a, p->na));
@@ -300,6 +359,9 @@ cJSON *ab_result_json(const struct ab_result *r)
 		cJSON_AddItemToObject(o, "ci_low", num(p->cmp.ci_lo));
 		cJSON_AddItemToObject(o, "ci_high", num(p->cmp.ci_hi));
 		cJSON_AddItemToObject(o, "p", num(p->cmp.p));
+		if (r->has_floor)
+			cJSON_AddItemToObject(o, "b_in_floors",
+					      num(in_floors(r, p)));
 		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
 		cJSON_AddNumberToObject(o, "failed_b", (double)p->failed_b);
 		cJSON_AddStringToObject(o, "verdict",
@@ -345,6 +407,8 @@ void ab_result_release(struct ab_result *r)
 		return;
 	for (i = 0; i < r->npoints; i++) {
 		free(r->points[i].workload);
+		free(r->points[i].metric);
+		free(r->points[i].unit);
 		free(r->points[i].a);
 		free(r->points[i].b);
 	}

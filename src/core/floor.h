@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "core/ctx.h"
 #include "core/record.h"
 #include "util/error.h"
 
@@ -51,10 +52,13 @@ int floor_measure(struct floor_result *out, const struct floor_opts *o,
 
 /*
  * The built-in GPU control of `ab --gpu-control`: the floor's setup, then a
- * fixed piece of device work that no change to a project can move: 2,000
- * empty launches each synchronized, and eight device-to-device copies of
- * 256 MiB. *out_us is the time of that work alone. Errors as
- * floor_measure.
+ * fixed piece of device work that no change to a project can move: after
+ * a tenth of a second of launches to raise the clocks, 2,000 empty
+ * launches each synchronized (20 batches of 100), and eight
+ * device-to-device copies of 256 MiB, each synchronized. *out_us is the
+ * time of that work alone, each part counted as its median batch or copy
+ * times their number (what `ab` reads as the control's number, not the
+ * process's wall time). Errors as floor_measure.
  */
 int floor_control(double *out_us, int device, struct error *err);
 
@@ -67,6 +71,22 @@ int floor_control(double *out_us, int device, struct error *err);
 void floor_records(struct record **out, size_t *nout,
 		   const struct floor_result *r, const char *env,
 		   const char *run, const char *at);
+
+/* The floor stored for one env: what `env`, `resume` and A/B tables show
+ * beside their own figures. */
+struct floor_ref {
+	double launch_us; /* floor.launch_sync, median; < 0: none stored */
+	double htod_us;	  /* floor.htod_24B; < 0: none stored */
+	char commit[41];  /* where launch_us was stored */
+};
+
+/*
+ * The newest floor of device 0 stored for env (records with config
+ * kind=floor) on HEAD's first-parent history. 1 when there is one, 0 when
+ * not: no campaign, no commit and no floor are no errors, and ctx->err is
+ * left clear. out->launch_us and htod_us are -1 when not stored.
+ */
+int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env);
 
 /* {"device", "module_load_us", "launch_sync_us": {"median","p10","p90",
  * "n"}, "launch_enqueue_us", "htod_us": {"24","2048","65536"},

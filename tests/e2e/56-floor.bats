@@ -237,12 +237,23 @@ notes() { git notes --ref=refs/notes/campaign show HEAD; }
 	[ "$(grep -c '^cuModuleLoadData$' "$WORLD/calls")" = 8 ]
 }
 
-@test "ab --gpu-control needs a time metric" {
+@test "ab --gpu-control reads the control's own figure, in us, whatever --metric is" {
 	git campaign init demo >/dev/null
-	run --separate-stderr git campaign ab --build true --run 'echo t: 1' \
+	run --separate-stderr git campaign ab --build true --run 'echo t: 7' \
+		--metric 're:t: ([0-9]+)' --gpu-control -n 3 --json
+	[[ "$status" = 0 || "$status" = 1 ]]
+	[ "$(jpy 'd["metric"]' <<<"$output")" = value ]
+	[ "$(jpy 'd["workloads"][0]["a"]' <<<"$output")" = '[7, 7, 7]' ]
+	[ "$(jpy '[d["workloads"][1][k] for k in ("metric", "unit")]' <<<"$output")" = '["gpu-control", "us"]' ]
+	# what env gpu-control printed, one decimal: not a wall time in s
+	[ "$(jpy 'all(round(v, 1) == v and v > 0 for v in d["workloads"][1]["a"] + d["workloads"][1]["b"])' <<<"$output")" = true ]
+	run git notes --ref=refs/notes/campaign show HEAD
+	assert_success
+	[ "$(grep -c '"metric":"gpu-control","value":[0-9.]*,"unit":"us"' <<<"$output")" = 2 ]
+	[ "$(grep -c '"metric":"value"' <<<"$output")" = 2 ]
+	run --separate-stderr git campaign ab --build true --run 'echo t: 7' \
 		--metric 're:t: ([0-9]+)' --gpu-control -n 3
-	[ "$status" = 129 ]
-	[[ "$stderr" == *'--gpu-control needs a time metric (wall, user or sys)'* ]]
+	assert_line --regexp '^\| control: `.*env gpu-control` \| [0-9.]+ us \| [0-9.]+ us \|'
 }
 
 @test "env shows the floor stored for this env on HEAD's history, once a campaign exists" {
@@ -266,4 +277,34 @@ notes() { git notes --ref=refs/notes/campaign show HEAD; }
 	run --separate-stderr git campaign env --backend other
 	assert_clean
 	refute_line --regexp '^floor:'
+}
+
+@test "an A/B on a GPU env shows the stored floor as a reference column, in Markdown and JSON" {
+	printf 'x\n' >f
+	git add f
+	git commit -q -m f
+	git campaign init demo >/dev/null
+	# no floor stored yet: no column
+	run --separate-stderr git campaign ab --build true --run 'echo t: 50' \
+		--metric 're:t: ([0-9]+);unit=us' -n 3
+	assert_line --regexp '^\| workload \| A: HEAD \([0-9a-f]{12}\) \| B: working tree \| B/A \[95% CI\] \| p \| verdict \|$'
+	refute_output --partial 'floor'
+	git campaign env --floor >/dev/null
+	launch=$(git campaign env --json | jpy '"%.2f" % d["stored_floor"]["launch_sync_us"]')
+	raw=$(git campaign env --json | jpy 'd["stored_floor"]["launch_sync_us"]')
+	run --separate-stderr git campaign ab --build true --run 'echo t: 50' \
+		--metric 're:t: ([0-9]+);unit=us' -n 3 --gpu-control
+	assert_line "| workload | A: HEAD ($(git rev-parse --short=12 HEAD)) | B: working tree | B/A [95% CI] | p | verdict | floor: launch $launch us |"
+	assert_line '|---|---:|---:|---:|---:|---|---:|'
+	# B's median in empty launches of the floor
+	want=$("$PY" -c "v = 50 / $raw; print(('%.0fx' if v >= 1000 else '%.3gx') % v)")
+	assert_line --regexp "^\| \`echo t: 50\` \| 50 us \| 50 us \| 1\.000 .* \| $want \|$"
+	assert_line --regexp '^\| control: `.*env gpu-control` \| .* \| [0-9.]+x \|$'
+	assert_line --regexp "^Floor of this env \(env --floor, stored on $(git rev-parse --short=10 HEAD)\): empty launch \+ sync $launch us, 24 B host-to-device copy [0-9]+\.[0-9]{2} us; the floor column is B's median in empty launches\.$"
+	run --separate-stderr git campaign ab --build true --run 'echo t: 50' \
+		--metric 're:t: ([0-9]+)' -n 3 --json
+	[ "$(jpy 'd["floor"]["launch_sync_us"]' <<<"$output")" = "$raw" ]
+	[ "$(jpy 'd["floor"]["commit"]' <<<"$output")" = "$(git rev-parse HEAD)" ]
+	# a metric without a time unit has no figure in floors
+	[ "$(jpy 'd["workloads"][0]["b_in_floors"]' <<<"$output")" = null ]
 }
