@@ -114,8 +114,17 @@ static char *squeeze(const char *s)
 	return r;
 }
 
+/* ncu's words for a value it has not got: "n/a", "-", "" and, since 2025,
+ * "no data" (MemoryWorkloadAnalysis on an H200, for a kernel that spills
+ * nothing). */
+static int no_value(const char *value)
+{
+	return !*value || !strcasecmp(value, "n/a") || !strcmp(value, "-") ||
+	       !strcasecmp(value, "no data");
+}
+
 /* Adds the record of one metric. Returns 1 when added, 0 when the value is
- * no number (text, "n/a", "-", ""), -1 when the value of a time, frequency,
+ * no number (text, or no_value), -1 when the value of a time, frequency,
  * size or percentage is some other text. */
 static int emit(struct import_set *out, const char *metric, const char *unit,
 		const char *value, const char *section, const struct launch *l)
@@ -129,8 +138,7 @@ static int emit(struct import_set *out, const char *metric, const char *unit,
 		return 0;
 	quantity = unit_normalise(unit, base, sizeof(base), &exp10, &bin);
 	if (nv_number(&v, value, strlen(value), exp10) < 0) {
-		if (quantity && *value && strcasecmp(value, "n/a") &&
-		    strcmp(value, "-"))
+		if (quantity && !no_value(value))
 			return -1;
 		return 0;
 	}

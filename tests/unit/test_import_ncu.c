@@ -344,6 +344,7 @@ static void not_applicable_values_are_skipped(void **state)
 			  "\"0\",\"k\",\"b\",\"\",\"CachePreferNone\"\n"
 			  "\"0\",\"k\",\"c\",\"us\",\"\"\n"
 			  "\"0\",\"k\",\"e\",\"%\",\"-\"\n"
+			  "\"0\",\"k\",\"f\",\"%\",\"no data\"\n"
 			  "\"0\",\"k\",\"d\",\"us\",\"1\"\n",
 			  &err),
 		0);
@@ -352,6 +353,47 @@ static void not_applicable_values_are_skipped(void **state)
 	/* no Section Name column: no section key */
 	assert_int_equal(s.recs[0].config.nr, 2);
 	import_set_release(&s);
+}
+
+/* Every section the classifier names next, as ncu 2025.3.1 wrote it on an
+ * H200: each imports whole (counts from the files: metric rows with a
+ * number, two launches). */
+static void every_next_section_imports(void **state)
+{
+	static const struct {
+		const char *file;
+		size_t records;
+		const char *metric; /* one the section adds */
+	} cases[] = {
+		{"h200-vadd-sol-ComputeWorkloadAnalysis.txt", 30,
+		 "Executed Ipc Active"},
+		{"h200-vadd-sol-LaunchStats.txt", 48, "Registers Per Thread"},
+		{"h200-vadd-sol-MemoryWorkloadAnalysis.txt", 42, "Mem Busy"},
+		{"h200-vadd-sol-Occupancy.txt", 46, "Achieved Occupancy"},
+		{"h200-vadd-sol-SchedulerStats.txt", 30,
+		 "One or More Eligible"},
+		{"h200-vadd-sol-WarpStateStats.txt", 28,
+		 "Warp Cycles Per Issued Instruction"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct import_set s = IMPORT_SET_INIT;
+		struct error err = ERROR_INIT;
+		size_t len;
+		char *data = fixture(cases[i].file, &len);
+
+		if (parse(&s, data, len, cases[i].file, &err))
+			fail_msg("%s: %s", cases[i].file, err.msg);
+		assert_int_equal(s.nr, cases[i].records);
+		assert_int_equal(count_metric(&s, cases[i].metric), 2);
+		assert_int_equal(
+			count_metric(&s,
+				     "Local Memory Spilling Request Overhead"),
+			0);
+		import_set_release(&s);
+		free(data);
+	}
 }
 
 /* parse must fail with exactly msg and leave no records */
@@ -666,6 +708,7 @@ int main(void)
 		cmocka_unit_test(twenty_column_variant_after_prof_line),
 		cmocka_unit_test(units_are_normalised),
 		cmocka_unit_test(not_applicable_values_are_skipped),
+		cmocka_unit_test(every_next_section_imports),
 		cmocka_unit_test(counters_unavailable_is_a_machine_problem),
 		cmocka_unit_test(other_no_counter_outputs),
 		cmocka_unit_test(malformed_lines_are_named),
