@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"measure", cmd_measure,
 	 "numbers attached to commits: add, import, show, log, compare"},
+	{"pr", cmd_pr, "a PR's body from the branch's records, and its lint"},
 	{"scratch", cmd_scratch, "print the campaign's folder for probes"},
 	{"stack", cmd_stack,
 	 "stacked branches: new, show, restack, continue, abort, move"},

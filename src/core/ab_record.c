@@ -60,18 +60,29 @@ static const char *jstr(const cJSON *o, const char *key)
 
 int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 {
+	int rc;
+
+	if ((rc = fingerprint_current_id(r->env, ctx, NULL)) < 0)
+		return rc;
+	free(r->env_line);
+	r->env_line = NULL;
+	return ab_env_line(&r->env_line, ctx, r->env);
+}
+
+int ab_env_line(char **out, struct ctx *ctx, const char *env)
+{
 	struct buf line = BUF_INIT;
 	const cJSON *id, *info, *models, *m;
 	cJSON *fp = NULL;
 	const char *s;
 	int rc;
 
-	if ((rc = fingerprint_current_id(r->env, ctx, NULL)) < 0 ||
-	    (rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
+	*out = NULL;
+	if ((rc = fingerprint_load_json(&fp, ctx, env)) < 0)
 		return rc;
 	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
 	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
-	buf_addf(&line, "env %s: %s", r->env,
+	buf_addf(&line, "env %s: %s", env,
 		 (s = jstr(id, "cpu_model")) ? s : "unknown CPU");
 	if ((s = jstr(id, "os")))
 		buf_addf(&line, ", %s", s);
@@ -92,8 +103,7 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 			 jstr(id, "jdk_vendor") ? jstr(id, "jdk_vendor") : "",
 			 s);
 	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
-	free(r->env_line);
-	r->env_line = buf_detach(&line);
+	*out = buf_detach(&line);
 	cJSON_Delete(fp);
 	return 0;
 }
