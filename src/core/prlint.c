@@ -261,14 +261,14 @@ static size_t tables_of(struct table **out, const struct line *v, size_t from,
 	return n;
 }
 
-/* The envs named in the paragraphs right before and right after table t,
- * or in an env column or in every row: 1 when that is exactly one, or
- * every row names its own */
+/* 1 when table t is labelled with its env: each row names one, or it has
+ * an env column, or the paragraphs right before it (unless that is the
+ * caption of a table above) and right after it name exactly one */
 static int labelled(const struct line *v, size_t from, size_t to,
 		    const struct table *t)
 {
 	struct strvec envs = STRVEC_INIT, row = STRVEC_INIT;
-	size_t i;
+	size_t i, k, p;
 	int every_row = 1, ok;
 
 	for (i = t->head + 2; i < t->end; i++) {
@@ -281,8 +281,16 @@ static int labelled(const struct line *v, size_t from, size_t to,
 		strvec_clear(&envs);
 		return 1;
 	}
-	for (i = t->head; i > from && !blank_line(&v[i - 1]);)
-		envs_of(&envs, &v[--i]);
+	/* the paragraph before, unless it is the caption of a table above */
+	for (i = t->head; i > from && blank_line(&v[i - 1]);)
+		i--;
+	for (k = i; k > from && !blank_line(&v[k - 1]) && !is_row(&v[k - 1]);)
+		k--;
+	for (p = k; p > from && blank_line(&v[p - 1]);)
+		p--;
+	if (p == from || !is_row(&v[p - 1]))
+		for (; k < i; k++)
+			envs_of(&envs, &v[k]);
 	i = t->end;
 	while (i < to && blank_line(&v[i]))
 		i++;
