@@ -293,7 +293,8 @@ static void point_negative(struct pb *b, const char *run,
 		return;
 	buf_addf(&t, "`%s`", p->workload);
 	if (p->iters)
-		buf_addf(&t, " at %ld iterations", p->iters);
+		buf_addf(&t, " at %ld iteration%s", p->iters,
+			 p->iters == 1 ? "" : "s");
 	buf_addf(&t, ": %s",
 		 !strcmp(p->verdict, "~") ? "no change (~)" : "slower");
 	if (!isnan(p->cmp.ratio)) {
@@ -304,6 +305,29 @@ static void point_negative(struct pb *b, const char *run,
 	}
 	buf_addf(&t, " (A/B #%s, env %s)", run, r->env);
 	negative(b, buf_detach(&t));
+}
+
+/* The arms by what they are to the PR's reader: the base or the branch at
+ * a commit, rather than "HEAD" and "working tree" as they were at the run */
+static void relabel(const struct pb *b, struct ab_result *r)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	git_oid_tostr(hex, sizeof(hex), &r->b_tree);
+	for (i = 0; i < b->trees.nr; i++)
+		if (!strcmp(b->trees.v[i], hex)) {
+			snprintf(r->b_desc, sizeof(r->b_desc), "%.40s (%.12s)",
+				 id_str(b->d, "branch"), b->commits.v[i]);
+			break;
+		}
+	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
+	if (git_oid_equal(&r->a_commit, &b->merge_base))
+		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
+			 b->c.base, hex);
+	else if (branch_commit(b, hex))
+		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
+			 id_str(b->d, "branch"), hex);
 }
 
 static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
@@ -322,6 +346,7 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 		line = xasprintf("env %s", r.env);
 	}
 	r.env_line = line;
+	relabel(b, &r);
 	ab_render_markdown(&md, &r);
 	buf_rtrim(&md);
 	strvec_push(&b->runs, id);
