@@ -124,9 +124,212 @@ campaign() {
 	cpu
 }
 
-@test "dump" {
+# fill BODY: the prose written by hand, as a user would
+fill() {
+	sed "s/$TODO \*\*To do:\*\*.*/written by hand./" "$1"
+}
+
+# lint_one BODY LINE: pr lint BODY exits 1 with LINE alone
+lint_one() {
+	run --separate-stderr git campaign pr lint "$1"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "$output" = "$2" ] || fail "lint of $1 said: $output"
+}
+
+@test "a campaign's PR body: numbers and testing from the records, per machine; lint-clean once the prose is written" {
 	campaign
-	git campaign pr body > "$WORLD/body.md"
-	cat "$WORLD/body.md" >&3
-	git campaign pr lint "$WORLD/body.md" >&3 || true
+	CPU_LABEL=$(git campaign tests baseline --env "$CPU_ENV" --json |
+		jpy 'd[0]["label"]')
+	H200_LABEL=$(git campaign tests baseline --env "$H200_ENV" --json |
+		jpy 'd[0]["label"]')
+	[[ $H200_LABEL == 'NVIDIA H200 · cuda · JDK 21.0.5' ]]
+	[ "$CPU_ENV" != "$H200_ENV" ]
+	MAIN=$(git rev-parse --short=12 main)
+	HEAD=$(git rev-parse --short=12 HEAD)
+	run --separate-stderr git campaign pr body
+	assert_clean
+	printf '%s\n' "$output" >body.md
+	# 1: this branch's findings, ranked; not the unrelated one
+	[ "$(section body.md 1)" = "
+- wrong-answer: prog prints the wrong time after a rebuild
+- crash: prog crashes at 0 iterations
+$TODO **To do:** the profile line: where the time goes." ] || fail "$(section body.md 1)"
+	# 2: the confirmed hypothesis with its number; 3: the commits
+	[ "$(section body.md 2)" = "
+- one pass of prog costs 1 us per iteration: per_iter_us predicted 1 us, measured 1 us (ab #$AB1)" ]
+	section body.md 3 | grep -qx -- "- $HEAD one pass less per iteration"
+	# 4: one table per A/B, each with its control rows and its machine
+	section body.md 4 >numbers
+	grep -qx "A/B #$AB1 (20[0-9-]*T[0-9:]*Z), env $CPU_ENV:" numbers
+	grep -qx "| workload | iters | A: main ($MAIN) | B: fix-pass ($HEAD) | B/A \[95% CI\] | p | verdict |" numbers
+	grep -qE '^\| `\./prog \{iters\}` \| 100 \| 2000 us \| 1900 us \| 0\.95[0-9] \[.*\] \| .* \| faster \|$' numbers
+	grep -qE '^\| `\./prog \{iters\}` \| 1 \| 1010 us \| 1009 us \| 0\.999 .* \| ~ \|$' numbers
+	[ "$(grep -c '^| control: `./ctl` | .* | steady |$' numbers)" -eq 3 ]
+	grep -qx "value, median of n = 6 per arm after 1 warm-up run; order A B B A; mode worktree." numbers
+	grep -q "^env $CPU_ENV: .*, no GPU .*, backend cuda\.$" numbers
+	grep -q "^env $H200_ENV: .*, GPU NVIDIA H200, .*, backend cuda\.$" numbers
+	grep -qx 'Sweep (Theil-Sen per arm, time = fixed + per-iteration x iters): removed per-iteration work.' numbers
+	grep -qE '^\| `\./prog 100` \| 2000 us \| 1899 us \| .* faster \|$' numbers
+	# 5: each machine's branch and base, never added together
+	[ "$(section body.md 5)" = "
+$CPU_LABEL (env $CPU_ENV):
+- this branch ($HEAD): 2 failed of 18 (16 passed, 0 skipped, 0 unsupported; 2 classes)
+- base main ($MAIN): 3 failed of 18 (15 passed, 0 skipped, 0 unsupported; 2 classes)
+$H200_LABEL (env $H200_ENV):
+- this branch ($HEAD): 8 failed of 99 (91 passed, 0 skipped, 0 unsupported; 2 classes)
+- base main ($MAIN): 9 failed of 99 (90 passed, 0 skipped, 0 unsupported; 2 classes)" ] || fail "$(section body.md 5)"
+	! grep -q 'of 117' body.md
+	# 6: both machines, and the backend of campaign.backends not run
+	section body.md 6 >backends
+	grep -qx -- "- cuda on $CPU_LABEL, .* (env $CPU_ENV)" backends
+	grep -qx -- "- cuda on $H200_LABEL, .* (env $H200_ENV)" backends
+	grep -qx -- "- not tested: opencl. $TODO \*\*To do:\*\* why not." backends
+	# 7: what did not help, and the falsified hypothesis
+	[ "$(section body.md 7)" = "
+- \`./prog {iters}\` at 1 iteration: no change (~), B/A 0.999 $(grep -o '0\.999 \[[0-9.]*, [0-9.]*\]' numbers | head -1 | cut -c7-) (A/B #$AB1, env $CPU_ENV)
+- falsified: the 500 us setup is what the pass costs (setup_us predicted 50 us, measured 0 us; ab #$AB1)" ] ||
+		fail "$(section body.md 7)"
+
+	# the prose is missing, and only that
+	run --separate-stderr git campaign pr lint body.md
+	assert_failure 1
+	[ -z "$stderr" ]
+	assert_output "section 'The bug and its cost' has a placeholder left
+section 'Change' has a placeholder left
+section 'Backends and OS tested' has a placeholder left"
+	fill body.md >filled.md
+	run --separate-stderr git campaign pr lint filled.md
+	assert_clean
+	[ -z "$output" ]
+	run --separate-stderr git campaign pr lint --json - <filled.md
+	assert_clean
+	[ "$(jpy 'd' <<<"$output")" = '{"problems": [], "ok": true}' ]
+
+	# the data
+	git campaign pr body --json >data.json
+	[ "$(jpy '[d["branch"], d["base"], d["pr"]["number"], [f["kind"] for f in d["findings"]], [h["id"] for h in d["confirmed"]], [h["id"] for h in d["falsified"]], len(d["ab_runs"]), d["has_control"], d["multi_env"], d["backends_untested"], d["tests_complete"]]' <data.json)" = \
+		'["fix-pass", "main", 7, ["wrong-answer", "crash"], [1], [2], 2, true, true, ["opencl"], true]' ]
+	[ "$(jpy 'sorted(t["id"] for t in d["tests"]) == sorted([e["id"] for e in d["envs"]])' <data.json)" = true ]
+
+	# each rule, broken alone, is one line
+	sed '/^## 2\. Cause/d' filled.md >b1.md
+	lint_one b1.md "section 'Cause' is missing"
+	sed '/^## 7\. Negatives/q' filled.md >b2.md
+	lint_one b2.md "section 'Negatives' is empty"
+	sed "/^## 2\. Cause/a $TODO **To do:** the cause." filled.md >b3.md
+	lint_one b3.md "section 'Cause' has a placeholder left"
+	sed '/^|/d' filled.md >b4.md
+	lint_one b4.md "no numbers table in section 'Numbers'"
+	sed '/^| control: /d' filled.md >b5.md
+	lint_one b5.md 'no control row in the numbers table'
+	{ sed '/^## 7\. Negatives/q' filled.md; printf '\nNone.\n'; } >b6.md
+	lint_one b6.md "section 'Negatives' states no negative"
+	sed '/^- base main /d' filled.md >b7.md
+	lint_one b7.md "section 'Testing' lacks the test-suite numbers of the base"
+	sed '/^- this branch /d' filled.md >b8.md
+	lint_one b8.md "section 'Testing' lacks the test-suite numbers of the branch"
+	# the rows of the second machine pasted under the first table
+	awk '/^\| workload / { t++ } t == 1 && /^\|/ { print; next }
+		t == 1 && !/^\|/ { t = 1.5; skip = 1 }
+		skip && /^\|---/ { skip = 0; next }
+		skip { next } { print }' filled.md >b9.md
+	grep -qx "A/B #$AB1 (.*), env $CPU_ENV:" b9.md
+	[ "$(grep -c '^| control: ' b9.md)" -eq 3 ]
+	lint_one b9.md 'numbers table 1 is not labelled with its env (the numbers come from 2 envs)'
+}
+
+@test "a repository's own pr-body.md is rendered, and template list shows it" {
+	git checkout -q -b fix
+	git commit -q --allow-empty -m 'the fix'
+	mkdir -p .campaign/templates
+	printf '%s\n' 'PR of {{branch}} into {{base}}' '{{#commits}}' '* {{subject}}' \
+		'{{/commits}}' '{{^ab_runs}}no A/B yet{{/ab_runs}}' \
+		>.campaign/templates/pr-body.md
+	run --separate-stderr git campaign pr body
+	assert_clean
+	assert_output 'PR of fix into main
+* the fix
+no A/B yet'
+	run --separate-stderr git campaign template list
+	assert_clean
+	assert_line "pr-body.md       $PWD/.campaign/templates/pr-body.md"
+	# the built-in one still lints as a body with every placeholder
+	git campaign template show --builtin pr-body.md >/dev/null
+	rm .campaign/templates/pr-body.md
+	run --separate-stderr git campaign pr body fix
+	assert_clean
+	assert_line '## 4. Numbers'
+	[ "$(grep -c "^$TODO" <<<"$output")" -ge 6 ]
+	# a broken override names itself
+	printf '{{#commits}}\n' >.campaign/templates/pr-body.md
+	run --separate-stderr git campaign pr body
+	assert_failure 129
+	[ -z "$output" ]
+	[ "$stderr" = "error: template 'pr-body.md' line 1: section 'commits' is not closed" ]
+}
+
+# gh_pr BRANCH BODY: opens a PR on the fake as a client would; prints its
+# number
+gh_pr() {
+	local json
+	json=$(python3 -c 'import json, sys
+print(json.dumps({"head": sys.argv[1], "base": "main", "title": "t", "body": sys.argv[2]}))' "$1" "$2")
+	exec 5<>"/dev/tcp/127.0.0.1/$FAKEHUB_PORT"
+	printf 'POST /repos/o/r/pulls HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: bats\r\nAuthorization: Bearer test-token\r\nAccept: application/vnd.github+json\r\nX-GitHub-Api-Version: 2022-11-28\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
+		"${#json}" "$json" >&5
+	sed '1,/^\r$/d' <&5 | jpy 'd["number"]'
+	exec 5<&-
+}
+
+@test "pr lint reads a PR's body from GitHub, by number or by branch" {
+	start_fakehub
+	git remote add origin https://github.com/o/r.git
+	git campaign config forge o/r >/dev/null
+	git checkout -q -b fix
+	git commit -q --allow-empty -m 'the fix'
+	printf '%s\n' '## The bug' 'x' '## Cause' 'y' '## Change' 'z' '## Numbers' \
+		'| w | A | B |' '|---|---|---|' '| control: c | 1 | 1 |' \
+		'## Testing' '- fix: 1 failed' '- base: 2 failed' '## Backends' \
+		'cuda' '## Negatives' 'n/a' >want.md
+	n=$(gh_pr fix "$(cat want.md)")
+	[ -n "$n" ]
+	run --separate-stderr git campaign pr lint --pr "$n"
+	assert_failure 1
+	[ -z "$stderr" ]
+	assert_output "section 'Negatives' states no negative"
+	# BRANCH: its PR in the cache
+	run --separate-stderr git campaign pr lint fix
+	assert_fatal "branch 'fix' has no PR yet" hint
+	sqlite3 .git/campaign/campaign.db "INSERT INTO pr VALUES ('fix', $n,
+		'open', 'main', '', '2026-11-29T12:00:00Z')"
+	run --separate-stderr git campaign pr lint
+	assert_failure 1
+	assert_output "section 'Negatives' states no negative"
+	run --separate-stderr git campaign pr lint --pr 999
+	assert_fatal '404'
+	[ "$(fh_count GET '/pulls/')" -ge 3 ]
+}
+
+@test "pr: usage, unknown branches and files, outside a campaign" {
+	run --separate-stderr git campaign pr lint a b
+	assert_failure 129
+	run --separate-stderr git campaign pr lint --pr 3 x
+	assert_failure 129
+	run --separate-stderr git campaign pr
+	assert_failure 129
+	run --separate-stderr git campaign pr body nosuch
+	assert_fatal "no branch 'nosuch'"
+	run --separate-stderr git campaign pr lint nosuch.md
+	assert_fatal "no file or branch 'nosuch.md'"
+	# a file lints anywhere
+	cd "$WORLD"
+	printf '# Cause\n' >x.md
+	run --separate-stderr git campaign pr lint x.md
+	assert_failure 1
+	assert_line "section 'Cause' is empty"
+	assert_line "section 'Negatives' is missing"
+	[ "${#lines[@]}" -eq 7 ]
+	run --separate-stderr git campaign pr body
+	assert_fatal 'not a git repository'
 }
