@@ -17,7 +17,7 @@
 #define CAUSE "## 2. Cause\n\n`upload()` runs on every launch.\n\n"
 #define CHANGE "## 3. Change\n\nSkip it when unchanged. Not changed: X.\n\n"
 #define TABLE                                                                  \
-	"| workload | A | B | B/A [95% CI] | p | verdict |\n"                   \
+	"| workload | A | B | B/A [95% CI] | p | verdict |\n"                  \
 	"|---|---:|---:|---:|---:|---|\n"                                      \
 	"| `saxpy` | 17.46 us | 8.62 us | 0.494 [0.49, 0.50] | 0.0079 | "      \
 	"faster |\n"
@@ -59,7 +59,7 @@ static void clean_body(void **state)
 	assert_lint(BUG CAUSE CHANGE NUMBERS TESTING BACKENDS NEG, "");
 	/* other levels, no numbers, any case, CRLF */
 	assert_lint("# The Bug\r\nx\r\n### cause\ny\n## CHANGES\nz\n" NUMBERS
-		    TESTING "#### 6) backends\nq\n" NEG,
+			    TESTING "#### 6) backends\nq\n" NEG,
 		    "");
 }
 
@@ -69,88 +69,94 @@ static void missing_empty_and_placeholder(void **state)
 	assert_lint(BUG CHANGE NUMBERS TESTING BACKENDS NEG,
 		    "section 'Cause' is missing");
 	assert_lint(BUG "## 2. Cause\n\n<!-- a comment -->\n\n" CHANGE NUMBERS
-			TESTING BACKENDS NEG,
+			    TESTING BACKENDS NEG,
 		    "section 'Cause' is empty");
-	assert_lint(BUG "## 2. Cause\n\n" PRBODY_TODO " **To do:** x\n" CHANGE
-			NUMBERS TESTING BACKENDS NEG,
+	assert_lint(BUG "## 2. Cause\n\n" PRBODY_TODO
+			" **To do:** x\n" CHANGE NUMBERS TESTING BACKENDS NEG,
 		    "section 'Cause' has a placeholder left");
 	/* a subsection is content of its section; a heading in code is not
 	 * a heading */
 	assert_lint(BUG "## Cause\n### detail\ntext\n" CHANGE NUMBERS TESTING
-			BACKENDS NEG,
+			    BACKENDS NEG,
 		    "");
-	assert_lint(BUG CAUSE "```\n## 3. Change\n```\n" NUMBERS TESTING
-			BACKENDS NEG,
+	assert_lint(BUG CAUSE
+		    "```\n## 3. Change\n```\n" NUMBERS TESTING BACKENDS NEG,
 		    "section 'Change' is missing");
 	assert_lint(BUG CAUSE CHANGE NUMBERS TESTING BACKENDS NEG
 		    "\n" PRBODY_TODO " trailing\n",
 		    "section 'Negatives' has a placeholder left");
-	assert_lint("intro " PRBODY_TODO "\n" BUG CAUSE CHANGE NUMBERS TESTING
-			BACKENDS NEG,
+	assert_lint("intro " PRBODY_TODO
+		    "\n" BUG CAUSE CHANGE NUMBERS TESTING BACKENDS NEG,
 		    "a placeholder is left outside the sections (line 1)");
-	assert_lint("",
-		    "section 'The bug and its cost' is missing\n"
-		    "section 'Cause' is missing\n"
-		    "section 'Change' is missing\n"
-		    "section 'Numbers' is missing\n"
-		    "section 'Testing' is missing\n"
-		    "section 'Backends and OS tested' is missing\n"
-		    "section 'Negatives' is missing");
+	assert_lint("", "section 'The bug and its cost' is missing\n"
+			"section 'Cause' is missing\n"
+			"section 'Change' is missing\n"
+			"section 'Numbers' is missing\n"
+			"section 'Testing' is missing\n"
+			"section 'Backends and OS tested' is missing\n"
+			"section 'Negatives' is missing");
 }
 
 static void numbers_rules(void **state)
 {
 	(void)state;
-	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n2.03x faster.\n" TESTING
-			BACKENDS NEG,
+	assert_lint(BUG CAUSE CHANGE
+		    "## 4. Numbers\n\n2.03x faster.\n" TESTING BACKENDS NEG,
 		    "no numbers table in section 'Numbers'");
 	/* a header and a rule without rows is no table */
-	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n| a |\n|---|\n\nx\n"
-			TESTING BACKENDS NEG,
+	assert_lint(BUG CAUSE CHANGE
+		    "## 4. Numbers\n\n| a |\n|---|\n\nx\n" TESTING BACKENDS NEG,
 		    "no numbers table in section 'Numbers'");
-	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n" TABLE
-			"\nenv 0123456789abcdef.\n\n" TESTING BACKENDS NEG,
+	assert_lint(BUG CAUSE CHANGE
+		    "## 4. Numbers\n\n" TABLE
+		    "\nenv 0123456789abcdef.\n\n" TESTING BACKENDS NEG,
 		    "no control row in the numbers table");
 	/* two envs, each table labelled by its caption */
-	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n" TABLE CONTROL
-			"\nenv 0123456789abcdef: a.\n\n" TABLE
-			"\nenv fedcba9876543210: b.\n\n" TESTING BACKENDS NEG,
+	assert_lint(BUG CAUSE CHANGE
+		    "## 4. Numbers\n\n" TABLE CONTROL
+		    "\nenv 0123456789abcdef: a.\n\n" TABLE
+		    "\nenv fedcba9876543210: b.\n\n" TESTING BACKENDS NEG,
 		    "");
 	/* two envs under one table, and rows without them */
-	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n" TABLE CONTROL
-			"\nenv 0123456789abcdef and env fedcba9876543210.\n\n"
-			TESTING BACKENDS NEG,
-		    "numbers table 1 is not labelled with its env (the numbers "
-		    "come from 2 envs)");
+	assert_lint(
+		BUG CAUSE CHANGE
+		"## 4. Numbers\n\n" TABLE CONTROL
+		"\nenv 0123456789abcdef and env fedcba9876543210.\n\n" TESTING
+			BACKENDS NEG,
+		"numbers table 1 is not labelled with its env (the numbers "
+		"come from 2 envs)");
 	/* a second table with no env of its own */
 	assert_lint(BUG CAUSE CHANGE "## 4. Numbers\n\n" TABLE CONTROL
-			"\nenv 0123456789abcdef: a.\n\n" TABLE
-			"\nenv fedcba9876543210: b.\n\n" TABLE "\nno env\n"
-			TESTING BACKENDS NEG,
+				     "\nenv 0123456789abcdef: a.\n\n" TABLE
+				     "\nenv fedcba9876543210: b.\n\n" TABLE
+				     "\nno env\n" TESTING BACKENDS NEG,
 		    "numbers table 3 is not labelled with its env (the numbers "
 		    "come from 2 envs)");
 	/* rows that each name their env are labelled */
-	assert_lint(BUG CAUSE CHANGE
-		    "## 4. Numbers\n\n| m | v | env |\n|---|---|---|\n"
-		    "| t | 1 | env 0123456789abcdef |\n"
-		    "| control t | 1 | env fedcba9876543210 |\n\n" TESTING
-			    BACKENDS NEG,
-		    "");
+	assert_lint(
+		BUG CAUSE CHANGE
+		"## 4. Numbers\n\n| m | v | env |\n|---|---|---|\n"
+		"| t | 1 | env 0123456789abcdef |\n"
+		"| control t | 1 | env fedcba9876543210 |\n\n" TESTING BACKENDS
+			NEG,
+		"");
 }
 
 static void testing_and_negatives(void **state)
 {
 	(void)state;
-	assert_lint(BUG CAUSE CHANGE NUMBERS
-		    "## 5. Testing\n\n- this branch: 9 failed of 1,040\n\n"
-		    BACKENDS NEG,
-		    "section 'Testing' lacks the test-suite numbers of the "
-		    "base");
-	assert_lint(BUG CAUSE CHANGE NUMBERS
-		    "## 5. Testing\n\ndevelop: 1031 PASS / 9 FAILED\n\n"
-		    BACKENDS NEG,
-		    "section 'Testing' lacks the test-suite numbers of the "
-		    "branch");
+	assert_lint(
+		BUG CAUSE CHANGE NUMBERS
+		"## 5. Testing\n\n- this branch: 9 failed of 1,040\n\n" BACKENDS
+			NEG,
+		"section 'Testing' lacks the test-suite numbers of the "
+		"base");
+	assert_lint(
+		BUG CAUSE CHANGE NUMBERS
+		"## 5. Testing\n\ndevelop: 1031 PASS / 9 FAILED\n\n" BACKENDS
+			NEG,
+		"section 'Testing' lacks the test-suite numbers of the "
+		"branch");
 	assert_lint(BUG CAUSE CHANGE NUMBERS
 		    "## 5. Testing\n\nRan the quick pass.\n\n" BACKENDS NEG,
 		    "section 'Testing' lacks the test-suite numbers of the "
