@@ -174,16 +174,19 @@ $TODO **To do:** the profile line: where the time goes." ] || fail "$(section bo
 	# 5: each machine's branch and base, never added together
 	[ "$(section body.md 5)" = "
 $CPU_LABEL (env $CPU_ENV):
+
 - this branch ($HEAD): 2 failed of 18 (16 passed, 0 skipped, 0 unsupported; 2 classes)
 - base main ($MAIN): 3 failed of 18 (15 passed, 0 skipped, 0 unsupported; 2 classes)
+
 $H200_LABEL (env $H200_ENV):
+
 - this branch ($HEAD): 8 failed of 99 (91 passed, 0 skipped, 0 unsupported; 2 classes)
 - base main ($MAIN): 9 failed of 99 (90 passed, 0 skipped, 0 unsupported; 2 classes)" ] || fail "$(section body.md 5)"
 	! grep -q 'of 117' body.md
 	# 6: both machines, and the backend of campaign.backends not run
 	section body.md 6 >backends
-	grep -qx -- "- cuda on $CPU_LABEL, .* (env $CPU_ENV)" backends
-	grep -qx -- "- cuda on $H200_LABEL, .* (env $H200_ENV)" backends
+	grep -qx -- "- $CPU_LABEL, .* (env $CPU_ENV)" backends
+	grep -qx -- "- $H200_LABEL, .* (env $H200_ENV)" backends
 	grep -qx -- "- not tested: opencl. $TODO \*\*To do:\*\* why not." backends
 	# 7: what did not help, and the falsified hypothesis
 	[ "$(section body.md 7)" = "
