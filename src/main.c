@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	 "numbers attached to commits: add, import, show, log, compare"},
 	{"ncu", cmd_ncu,
 	 "one named kernel under Nsight Compute, classified and recorded"},
+	{"pr", cmd_pr, "a PR's body from the branch's records, and its lint"},
 	{"scratch", cmd_scratch, "print the campaign's folder for probes"},
 	{"stack", cmd_stack,
 	 "stacked branches: new, show, restack, continue, abort, move"},

@@ -175,6 +175,12 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
  * stored (env --floor), r->floor and r->has_floor. */
 int ab_describe_env(struct ab_result *r, struct ctx *ctx);
 
+/* The same for the env already in r->env (a stored run read back): the
+ * line is "env ID: CPU, OS, GPU ..., driver ..., JDK ..., backend B", from
+ * the env's stored fingerprint. GCAMP_ENOTFOUND when the env is not known
+ * here (r->env_line is then NULL). */
+int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx);
+
 /* Writes the result as schema-1 records, in one notes commit on A's
  * commit: per workload, iteration count and arm, the median with every
  * sample, arm "A" or "B", ctl for controls, and config holding the user's
@@ -198,8 +204,16 @@ int ab_abort(long long *out_id, struct ctx *ctx);
  * when a control moved, the table, the sweep, warnings, n and order. */
 void ab_render_markdown(struct buf *out, const struct ab_result *r);
 
-/* The result as JSON; the caller owns it. */
+/* The result as JSON (also what table ab_run keeps, column result); the
+ * caller owns it. */
 cJSON *ab_result_json(const struct ab_result *r);
+
+/* Fills *out (release with ab_result_release) from JSON ab_result_json
+ * made, so that a stored run renders again with ab_render_markdown: the
+ * verdicts, CIs and p as stored, the summaries recomputed from the
+ * samples; env_line is left NULL (see ab_describe_stored_env), a_commit and
+ * b_tree zero when the JSON predates them. -1 when j is not such an object. */
+int ab_result_from_json(struct ab_result *out, const cJSON *j);
 
 void ab_result_release(struct ab_result *r);
 

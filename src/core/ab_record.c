@@ -62,14 +62,24 @@ static const char *jstr(const cJSON *o, const char *key)
 
 int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 {
+	int rc;
+
+	if ((rc = fingerprint_current_id(r->env, ctx, NULL)) < 0)
+		return rc;
+	return ab_describe_stored_env(r, ctx);
+}
+
+int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx)
+{
 	struct buf line = BUF_INIT;
 	const cJSON *id, *info, *models, *m;
 	cJSON *fp = NULL;
 	const char *s;
 	int rc;
 
-	if ((rc = fingerprint_current_id(r->env, ctx, NULL)) < 0 ||
-	    (rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
+	free(r->env_line);
+	r->env_line = NULL;
+	if ((rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
 		return rc;
 	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
 	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
@@ -95,7 +105,6 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 			 jstr(id, "jdk_vendor") ? jstr(id, "jdk_vendor") : "",
 			 s);
 	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
-	free(r->env_line);
 	r->env_line = buf_detach(&line);
 	cJSON_Delete(fp);
 	r->has_floor = r->gpu && floor_stored(&r->floor, ctx, r->env);

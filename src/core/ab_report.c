@@ -295,6 +295,7 @@ static cJSON *samples_json(const double *v, size_t n)
 cJSON *ab_result_json(const struct ab_result *r)
 {
 	cJSON *j = cJSON_CreateObject(), *pts = cJSON_CreateArray(), *w;
+	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
 	cJSON_AddBoolToObject(j, "invalid", r->invalid);
@@ -320,6 +321,10 @@ cJSON *ab_result_json(const struct ab_result *r)
 				: cJSON_CreateNull());
 		cJSON_AddStringToObject(w, "commit", r->floor.commit);
 	}
+	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
+	cJSON_AddStringToObject(j, "a_commit", hex);
+	git_oid_tostr(hex, sizeof(hex), &r->b_tree);
+	cJSON_AddStringToObject(j, "b_tree", hex);
 	w = cJSON_AddObjectToObject(j, "config");
 	for (i = 0; i < r->labels.nr; i++) {
 		const char *eq = strchr(r->labels.v[i], '=');
@@ -445,6 +450,17 @@ static size_t sweep_points(double **x, double **y, const struct ab_result *r,
 	return n;
 }
 
+/* What a sweep says, in words (ab_result_from_json maps them back) */
+static const char *const sweep_words[] = {
+	"both the per-iteration and the fixed cost changed",
+	"removed per-iteration work",
+	"added per-iteration work",
+	"displaced fixed cost (the saving does not grow with iterations)",
+	"added a fixed cost (the loss does not grow with iterations)",
+	"neither the fixed nor the per-iteration cost changed",
+	NULL,
+};
+
 /* A change is called when its 95% CI excludes "no change" and it is at
  * least the minimum effect: for the per-iteration cost relative to A's,
  * for the fixed cost relative to A's time at the smallest count. */
@@ -478,19 +494,13 @@ static void fit_sweep(struct ab_result *r, double min_effect, unsigned seed)
 		      (f->d_fixed_hi < 0 || f->d_fixed_lo > 0) &&
 		      fabs(f->d_fixed) / base >= min_effect;
 	if (per_moved && fixed_moved)
-		s->words = "both the per-iteration and the fixed cost changed";
+		s->words = sweep_words[0];
 	else if (per_moved)
-		s->words = f->per_iter_ratio < 1 ? "removed per-iteration work"
-						 : "added per-iteration work";
+		s->words = sweep_words[f->per_iter_ratio < 1 ? 1 : 2];
 	else if (fixed_moved)
-		s->words = f->d_fixed < 0
-				   ? "displaced fixed cost (the saving does "
-				     "not grow with iterations)"
-				   : "added a fixed cost (the loss does not "
-				     "grow with iterations)";
+		s->words = sweep_words[f->d_fixed < 0 ? 3 : 4];
 	else
-		s->words = "neither the fixed nor the per-iteration cost "
-			   "changed";
+		s->words = sweep_words[5];
 }
 
 /* Samples were taken in order: a second half unlike the first means the
@@ -539,4 +549,128 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 			    "worktree interleaves A B B A");
 	if (sweep && !r->higher_is_better)
 		fit_sweep(r, min_effect, seed);
+}
+
+static double jnum(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *jstr_or(const cJSON *o, const char *key, const char *def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : def;
+}
+
+/* The literal among words equal to s, or NULL: verdicts and sweep words
+ * are pointers to literals, not copies */
+static const char *intern(const char *const *words, const char *s)
+{
+	for (; s && *words; words++)
+		if (!strcmp(*words, s))
+			return *words;
+	return NULL;
+}
+
+static double *samples_from(size_t *n, const cJSON *a)
+{
+	double *v = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*v));
+	const cJSON *e;
+
+	*n = 0;
+	cJSON_ArrayForEach(e, a) if (cJSON_IsNumber(e)) v[(*n)++] =
+		e->valuedouble;
+	return v;
+}
+
+int ab_result_from_json(struct ab_result *out, const cJSON *j)
+{
+	static const char *const verdicts[] = {
+		"faster", "slower", "~",      "inconclusive", "no verdict",
+		"failed", "moved",  "steady", "noisy",	      NULL,
+	};
+	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(j, "workloads");
+	const cJSON *e, *sw, *cfg;
+	const char *s;
+	size_t k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsObject(j) || !cJSON_IsArray(pts))
+		return -1;
+	out->invalid = cJSON_IsTrue(cJSON_GetObjectItem(j, "invalid"));
+	snprintf(out->a_desc, sizeof(out->a_desc), "%s", jstr_or(j, "a", "A"));
+	snprintf(out->b_desc, sizeof(out->b_desc), "%s", jstr_or(j, "b", "B"));
+	s = jstr_or(j, "mode", "worktree");
+	out->mode = !strcmp(s, "stash")	     ? AB_MODE_STASH
+		    : !strcmp(s, "artifact") ? AB_MODE_ARTIFACT
+					     : AB_MODE_WORKTREE;
+	s = jstr_or(j, "order", "abba");
+	out->order = !strcmp(s, "random")    ? AB_ORDER_RANDOM
+		     : !strcmp(s, "blocked") ? AB_ORDER_BLOCKED
+					     : AB_ORDER_ABBA;
+	out->n = isnan(jnum(j, "n")) ? 0 : (long)jnum(j, "n");
+	out->warmup = isnan(jnum(j, "warmup")) ? 0 : (long)jnum(j, "warmup");
+	out->metric = xstrdup(jstr_or(j, "metric", "wall"));
+	out->unit = xstrdup(jstr_or(j, "unit", ""));
+	out->higher_is_better = !strcmp(jstr_or(j, "better", ""), "higher");
+	snprintf(out->env, sizeof(out->env), "%s", jstr_or(j, "env", ""));
+	if ((s = jstr_or(j, "a_commit", NULL)))
+		git_oid_fromstrp(&out->a_commit, s);
+	if ((s = jstr_or(j, "b_tree", NULL)))
+		git_oid_fromstrp(&out->b_tree, s);
+	cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
+	cJSON_ArrayForEach(e, cfg) if (cJSON_IsString(e)) strvec_push_owned(
+		&out->labels, xasprintf("%s=%s", e->string, e->valuestring));
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItem(j, "warnings")) if (cJSON_IsString(e))
+		strvec_push(&out->warnings, e->valuestring);
+	out->npoints = (size_t)cJSON_GetArraySize(pts);
+	out->points = xcalloc(out->npoints + 1, sizeof(*out->points));
+	cJSON_ArrayForEach(e, pts)
+	{
+		struct ab_point *p = &out->points[k++];
+
+		p->workload = xstrdup(jstr_or(e, "workload", ""));
+		p->control = cJSON_IsTrue(cJSON_GetObjectItem(e, "control"));
+		p->iters = isnan(jnum(e, "iters")) ? 0 : (long)jnum(e, "iters");
+		p->a = samples_from(&p->na, cJSON_GetObjectItem(e, "a"));
+		p->b = samples_from(&p->nb, cJSON_GetObjectItem(e, "b"));
+		stats_summarize(&p->sa, p->a, p->na);
+		stats_summarize(&p->sb, p->b, p->nb);
+		p->failed_a = (size_t)fmax(0, jnum(e, "failed_a"));
+		p->failed_b = (size_t)fmax(0, jnum(e, "failed_b"));
+		p->cmp.ratio = jnum(e, "ratio");
+		p->cmp.ci_lo = jnum(e, "ci_low");
+		p->cmp.ci_hi = jnum(e, "ci_high");
+		p->cmp.p = jnum(e, "p");
+		p->cmp.median_a = p->sa.median;
+		p->cmp.median_b = p->sb.median;
+		p->verdict = intern(verdicts, jstr_or(e, "verdict", NULL));
+		snprintf(p->why, sizeof(p->why), "%s", jstr_or(e, "why", ""));
+		p->n_needed = isnan(jnum(e, "n_needed"))
+				      ? 0
+				      : (long)jnum(e, "n_needed");
+	}
+	sw = cJSON_GetObjectItemCaseSensitive(j, "sweep");
+	if (cJSON_IsObject(sw) &&
+	    (out->sweep.words =
+		     intern(sweep_words, jstr_or(sw, "words", NULL)))) {
+		struct stats_sweep *f = &out->sweep.fit;
+
+		out->sweep.ok = 1;
+		f->fixed_a = jnum(sw, "fixed_a");
+		f->per_iter_a = jnum(sw, "per_iter_a");
+		f->fixed_b = jnum(sw, "fixed_b");
+		f->per_iter_b = jnum(sw, "per_iter_b");
+		f->d_fixed = jnum(sw, "d_fixed");
+		f->d_fixed_lo = jnum(sw, "d_fixed_low");
+		f->d_fixed_hi = jnum(sw, "d_fixed_high");
+		f->per_iter_ratio = jnum(sw, "per_iter_ratio");
+		f->per_iter_ratio_lo = jnum(sw, "per_iter_ratio_low");
+		f->per_iter_ratio_hi = jnum(sw, "per_iter_ratio_high");
+	}
+	return 0;
 }

@@ -112,6 +112,10 @@ const struct setting campaign_settings[] = {
 	 "the runtime backend measured (opencl, ptx, spirv, ...): part of "
 	 "the environment id",
 	 fingerprint_check_backend},
+	{"campaign.backends", "multi", NULL,
+	 "a backend the project supports: 'pr body' lists those no "
+	 "measurement ran on as not tested (repeatable)",
+	 fingerprint_check_backend},
 	{"campaign.umbrella", "integer", NULL,
 	 "the umbrella issue's number: the campaign's shared memory",
 	 check_issue},

@@ -1,0 +1,246 @@
+/* git campaign pr body|lint: a campaign PR's body rendered from the
+ * branch's records, and the lint of a body (a file, the standard input,
+ * or a PR on GitHub) for the seven sections. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "cmd/cmd.h"
+#include "core/campaign.h"
+#include "core/prbody.h"
+#include "io/github.h"
+#include "io/repo.h"
+#include "util/buf.h"
+#include "util/options.h"
+#include "util/strvec.h"
+
+static const char *const pr_usage[] = {
+	"git campaign pr body [BRANCH] [--json]",
+	"git campaign pr lint [FILE | --pr N | BRANCH] [--json]",
+	NULL,
+};
+
+#define SUB_USAGE(name, ...)                                                   \
+	static const char *const name[] = {__VA_ARGS__, NULL}
+
+SUB_USAGE(body_usage, "git campaign pr body [BRANCH] [--json]");
+SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] [--json]");
+
+static int pr_body_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct buf out = BUF_INIT;
+	cJSON *data = NULL;
+	int json = 0;
+	const struct option opts[] = {
+		OPT_BOOL(0, "json", &json,
+			 "print the data the template is rendered with"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, body_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 1)
+		return usage_error(body_usage, opts, "too many arguments");
+	if (json) {
+		if (prbody_data(&data, ctx, n ? argv[0] : NULL) < 0)
+			return cmd_fail(ctx);
+		cmd_print_json(data);
+		return 0;
+	}
+	if (prbody_render(ctx, n ? argv[0] : NULL, &out, NULL) < 0)
+		return cmd_fail(ctx);
+	fputs(out.ptr, stdout);
+	buf_release(&out);
+	return 0;
+}
+
+static int read_text(struct buf *out, const char *path, struct error *err)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char chunk[8192];
+	size_t n;
+
+	if (!fp)
+		return error_set(err, GCAMP_EFATAL, "cannot read '%s'", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 &&
+	       out->len < (1u << 22))
+		buf_add(out, chunk, n);
+	if (fp != stdin)
+		fclose(fp);
+	if (memchr(out->ptr, '\0', out->len))
+		return error_set(err, GCAMP_EUSAGE, "'%s' is not text", path);
+	return 0;
+}
+
+static void say_wait(long wait_ms, const char *why)
+{
+	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+}
+
+/* The PR number of branch in the PR cache, 0 when none */
+static long cached_pr(struct ctx *ctx, const char *branch)
+{
+	struct db *db;
+	sqlite3_stmt *st = NULL;
+	long n = 0;
+
+	if (ctx_db(&db, ctx, 0) < 0 ||
+	    db_prepare(&st, db, "SELECT number FROM pr WHERE branch = ?",
+		       &ctx->err) < 0) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The body of PR number on the campaign's forge, into out */
+static int fetch_body(struct buf *out, struct ctx *ctx,
+		      const struct campaign *c, long number)
+{
+	struct github *gh = NULL;
+	struct github_pr pr;
+	struct db *db = NULL;
+	int rc;
+
+	memset(&pr, 0, sizeof(pr));
+	if (!c->forge) {
+		error_set(&ctx->err, GCAMP_EUSAGE,
+			  "the campaign has no forge repository");
+		error_hint(&ctx->err,
+			   "git campaign config forge OWNER/REPO sets it");
+		return GCAMP_EUSAGE;
+	}
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = github_open(&gh, c->forge_host, c->forge, db, &ctx->err)) < 0)
+		goto out;
+	github_on_wait(gh, say_wait);
+	if ((rc = github_pr_get(&pr, gh, number, &ctx->err)) < 0)
+		goto out;
+	buf_puts(out, pr.body ? pr.body : "");
+out:
+	github_pr_release(&pr);
+	github_close(gh);
+	return rc;
+}
+
+/* FILE, "-", or else a local branch: its PR's body */
+static int lint_source(struct buf *out, struct ctx *ctx,
+		       const struct campaign *c, const char *arg, long pr)
+{
+	git_repository *repo;
+	char *cur = NULL;
+	struct stat sb;
+	git_oid tip;
+	int rc;
+
+	if (pr)
+		return fetch_body(out, ctx, c, pr);
+	if (arg && (!strcmp(arg, "-") || !stat(arg, &sb)))
+		return read_text(out, arg, &ctx->err);
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (!arg) {
+		if ((rc = repo_current_branch(&cur, repo, &ctx->err)) < 0)
+			return rc;
+		if (!cur)
+			return error_set(&ctx->err, GCAMP_EUSAGE,
+					 "HEAD is detached: name a file, a "
+					 "branch or --pr N");
+		arg = cur;
+	} else if (repo_branch_tip(&tip, repo, NULL, arg) < 0) {
+		return error_set(&ctx->err, GCAMP_ENOTFOUND,
+				 "no file or branch '%s'", arg);
+	}
+	if (!(pr = cached_pr(ctx, arg))) {
+		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
+			       "branch '%s' has no PR yet", arg);
+		error_hint(&ctx->err,
+			   "'git campaign pr body %s | git campaign pr lint -' "
+			   "lints the body it would get",
+			   arg);
+	} else {
+		rc = fetch_body(out, ctx, c, pr);
+	}
+	free(cur);
+	return rc;
+}
+
+static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct strvec problems = STRVEC_INIT;
+	struct campaign c;
+	struct buf body = BUF_INIT;
+	long pr = 0;
+	int json = 0, have_campaign, rc = 0;
+	size_t i;
+	const struct option opts[] = {
+		OPT_INT(0, "pr", &pr, "N", "lint the body of PR N on GitHub"),
+		OPT_BOOL(0, "json", &json, "print the problems as JSON"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, lint_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 1 || (n && pr))
+		return usage_error(lint_usage, opts,
+				   "one of FILE, --pr N and BRANCH");
+	if (pr < 0)
+		return usage_error(lint_usage, opts, "--pr wants a PR number");
+	memset(&c, 0, sizeof(c));
+	/* a file lints outside a campaign too, the base unknown */
+	have_campaign = campaign_load(&c, ctx) == 0;
+	if (!have_campaign) {
+		struct stat sb;
+
+		if (pr || !n || (strcmp(argv[0], "-") && stat(argv[0], &sb))) {
+			rc = cmd_fail(ctx);
+			goto out;
+		}
+		error_clear(&ctx->err);
+	}
+	if (lint_source(&body, ctx, &c, n ? argv[0] : NULL, pr) < 0) {
+		rc = cmd_fail(ctx);
+		goto out;
+	}
+	prlint_check(&problems, body.ptr ? body.ptr : "",
+		     have_campaign ? c.base : NULL);
+	if (json) {
+		cJSON *j = cJSON_CreateObject();
+		cJSON *arr = cJSON_AddArrayToObject(j, "problems");
+
+		cJSON_AddBoolToObject(j, "ok", !problems.nr);
+		for (i = 0; i < problems.nr; i++)
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(problems.v[i]));
+		cmd_print_json(j);
+	} else {
+		for (i = 0; i < problems.nr; i++)
+			printf("%s\n", problems.v[i]);
+	}
+	rc = problems.nr ? 1 : 0;
+out:
+	if (have_campaign)
+		campaign_release(&c);
+	strvec_clear(&problems);
+	buf_release(&body);
+	return rc;
+}
+
+int cmd_pr(int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct subcommand subs[] = {
+		{"body", pr_body_cmd},
+		{"lint", pr_lint_cmd},
+		{NULL, NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, pr_usage, NULL);
+}

@@ -1,0 +1,800 @@
+/* The data of a campaign PR's body, gathered from the branch's records
+ * (A/B runs, notes, hypotheses, findings, test results, environments),
+ * and its rendering through template pr-body.md. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "core/campaign.h"
+#include "core/fingerprint.h"
+#include "core/measure.h"
+#include "core/prbody.h"
+#include "core/record.h"
+#include "core/records.h"
+#include "core/template.h"
+#include "core/testrun.h"
+#include "io/repo.h"
+#include "util/xalloc.h"
+
+/* Caps, so that a long-lived branch still gives a body people read */
+#define MAX_COMMITS 500
+#define MAX_ROWS 50
+#define BASE_DEPTH 200
+
+/* What the gathering carries along */
+struct pb {
+	struct ctx *ctx;
+	git_repository *repo;
+	struct campaign c;
+	cJSON *d;
+	struct strvec commits; /* 40 hex, newest first */
+	struct strvec trees;   /* their trees */
+	git_oid merge_base;
+	long pr;
+	struct strvec runs; /* ids of the branch's A/B runs, "12" */
+	struct strvec envs; /* every env measured on the branch */
+	cJSON *negatives;
+};
+
+static void add_env(struct pb *b, const char *env)
+{
+	size_t i;
+
+	if (!env || !*env)
+		return;
+	for (i = 0; i < b->envs.nr; i++)
+		if (!strcmp(b->envs.v[i], env))
+			return;
+	strvec_push(&b->envs, env);
+}
+
+static int in_list(const struct strvec *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* 1 when hex (a full id or a prefix of 7 or more) is one of the commits */
+static int branch_commit(const struct pb *b, const char *hex)
+{
+	size_t i, k = hex ? strlen(hex) : 0;
+
+	for (i = 0; k >= 7 && i < b->commits.nr; i++)
+		if (!strncmp(b->commits.v[i], hex, k))
+			return 1;
+	return 0;
+}
+
+/* "%.4g" with the unit, no exponent for large values */
+static char *value_text(double v, const char *unit)
+{
+	return xasprintf(fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v,
+			 unit && *unit ? " " : "", unit ? unit : "");
+}
+
+/* The first 12 digits of hex, as key */
+static void add_short(cJSON *o, const char *key, const char *hex)
+{
+	char s[13];
+
+	snprintf(s, sizeof(s), "%.12s", hex);
+	cJSON_AddStringToObject(o, key, s);
+}
+
+/* 1116 as "1,116" */
+static void count_str(struct buf *out, long v)
+{
+	char digits[32];
+	size_t i, len;
+
+	len = (size_t)snprintf(digits, sizeof(digits), "%ld", v < 0 ? -v : v);
+	if (v < 0)
+		buf_putc(out, '-');
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf_putc(out, ',');
+		buf_putc(out, digits[i]);
+	}
+}
+
+static const char *id_str(const cJSON *id, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(id, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
+static cJSON *env_json(struct ctx *ctx, const char *env)
+{
+	cJSON *o = cJSON_CreateObject(), *fp = NULL;
+	const cJSON *id, *models;
+	struct buf label = BUF_INIT;
+	const char *s;
+	int ngpu;
+
+	cJSON_AddStringToObject(o, "id", env);
+	if (fingerprint_load_json(&fp, ctx, env) < 0) {
+		error_clear(&ctx->err);
+		cJSON_AddStringToObject(o, "label", "an unknown machine");
+		cJSON_AddStringToObject(o, "os", "unknown OS");
+		cJSON_AddStringToObject(o, "backend", "unknown");
+		return o;
+	}
+	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
+	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
+	ngpu = cJSON_GetArraySize(models);
+	if (ngpu > 1)
+		buf_addf(&label, "%d× ", ngpu);
+	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
+		buf_puts(&label, cJSON_GetArrayItem(models, 0)->valuestring);
+	else
+		buf_puts(&label,
+			 (s = id_str(id, "cpu_model")) ? s : "unknown CPU");
+	s = id_str(id, "backend");
+	buf_addf(&label, " · %s", s ? s : "no backend");
+	s = id_str(id, "jdk_version");
+	if (s)
+		buf_addf(&label, " · JDK %s", s);
+	else
+		buf_puts(&label, " · no JDK");
+	cJSON_AddStringToObject(o, "label", label.ptr);
+	cJSON_AddStringToObject(o, "os",
+				(s = id_str(id, "os")) ? s : "unknown OS");
+	cJSON_AddStringToObject(o, "backend",
+				(s = id_str(id, "backend")) ? s : "none");
+	buf_release(&label);
+	cJSON_Delete(fp);
+	return o;
+}
+
+static void negative(struct pb *b, char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "text", text);
+	cJSON_AddItemToArray(b->negatives, o);
+	free(text);
+}
+
+/* The branch, its tip, the merge base with campaign.base, the commits
+ * between (newest first) */
+static int gather_commits(struct pb *b, const char *branch)
+{
+	git_oid tip, base;
+	git_revwalk *walk = NULL;
+	git_commit *c = NULL;
+	cJSON *arr;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *cur = NULL;
+	int rc;
+
+	if (!branch) {
+		if ((rc = repo_current_branch(&cur, b->repo, &b->ctx->err)) < 0)
+			return rc;
+		if (!cur)
+			return error_set(&b->ctx->err, GCAMP_EUSAGE,
+					 "HEAD is detached: name the branch");
+		branch = cur;
+	}
+	cJSON_AddStringToObject(b->d, "branch", branch);
+	cJSON_AddStringToObject(b->d, "base", b->c.base);
+	if (repo_branch_tip(&tip, b->repo, NULL, branch) < 0) {
+		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND, "no branch '%s'",
+			       branch);
+		goto out;
+	}
+	if (repo_branch_tip(&base, b->repo, b->c.remote, b->c.base) < 0) {
+		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND,
+			       "no base branch '%s'", b->c.base);
+		goto out;
+	}
+	if ((rc = git_merge_base(&b->merge_base, b->repo, &tip, &base)) < 0) {
+		rc = error_git(&b->ctx->err, rc,
+			       "'%s' and '%s' have no common history", branch,
+			       b->c.base);
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	cJSON_AddStringToObject(b->d, "head", hex);
+	hex[12] = '\0';
+	cJSON_AddStringToObject(b->d, "head_short", hex);
+	git_oid_tostr(hex, sizeof(hex), &b->merge_base);
+	cJSON_AddStringToObject(b->d, "merge_base", hex);
+	hex[12] = '\0';
+	cJSON_AddStringToObject(b->d, "merge_base_short", hex);
+	arr = cJSON_AddArrayToObject(b->d, "commits");
+	if ((rc = git_revwalk_new(&walk, b->repo)) < 0 ||
+	    (rc = git_revwalk_push(walk, &tip)) < 0 ||
+	    (rc = git_revwalk_hide(walk, &b->merge_base)) < 0) {
+		rc = error_git(&b->ctx->err, rc, "cannot walk '%s'", branch);
+		goto out;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
+	while (b->commits.nr < MAX_COMMITS && !git_revwalk_next(&tip, walk)) {
+		cJSON *o = cJSON_CreateObject();
+
+		if ((rc = git_commit_lookup(&c, b->repo, &tip)) < 0) {
+			cJSON_Delete(o);
+			rc = error_git(&b->ctx->err, rc,
+				       "cannot read a commit");
+			goto out;
+		}
+		git_oid_tostr(hex, sizeof(hex), &tip);
+		strvec_push(&b->commits, hex);
+		cJSON_AddStringToObject(o, "id", hex);
+		hex[12] = '\0';
+		cJSON_AddStringToObject(o, "short", hex);
+		cJSON_AddStringToObject(
+			o, "subject",
+			git_commit_summary(c) ? git_commit_summary(c) : "");
+		git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(c));
+		strvec_push(&b->trees, hex);
+		/* oldest first, as a PR lists them */
+		cJSON_InsertItemInArray(arr, 0, o);
+		git_commit_free(c);
+		c = NULL;
+	}
+out:
+	git_revwalk_free(walk);
+	free(cur);
+	return rc;
+}
+
+static int gather_pr(struct pb *b, struct db *db)
+{
+	sqlite3_stmt *st = NULL;
+	cJSON *o;
+	int rc;
+
+	if (!db) {
+		cJSON_AddNullToObject(b->d, "pr");
+		return 0;
+	}
+	if ((rc = db_prepare(
+		     &st, db,
+		     "SELECT number, state, url FROM pr WHERE branch = ?",
+		     &b->ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, id_str(b->d, "branch"), -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		o = cJSON_AddObjectToObject(b->d, "pr");
+		b->pr = sqlite3_column_int64(st, 0);
+		cJSON_AddNumberToObject(o, "number", (double)b->pr);
+		cJSON_AddStringToObject(
+			o, "state", (const char *)sqlite3_column_text(st, 1));
+		cJSON_AddStringToObject(
+			o, "url",
+			sqlite3_column_text(st, 2)
+				? (const char *)sqlite3_column_text(st, 2)
+				: "");
+	} else {
+		cJSON_AddNullToObject(b->d, "pr");
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* One point that did not help, or cost: a negative */
+static void point_negative(struct pb *b, const char *run,
+			   const struct ab_result *r, const struct ab_point *p)
+{
+	struct buf t = BUF_INIT;
+
+	if (p->control || !p->verdict ||
+	    (strcmp(p->verdict, "~") && strcmp(p->verdict, "slower")))
+		return;
+	buf_addf(&t, "`%s`", p->workload);
+	if (p->iters)
+		buf_addf(&t, " at %ld iteration%s", p->iters,
+			 p->iters == 1 ? "" : "s");
+	buf_addf(&t, ": %s",
+		 !strcmp(p->verdict, "~") ? "no change (~)" : "slower");
+	if (!isnan(p->cmp.ratio)) {
+		buf_addf(&t, ", B/A %.3f", p->cmp.ratio);
+		if (!isnan(p->cmp.ci_lo) && !isnan(p->cmp.ci_hi))
+			buf_addf(&t, " [%.3f, %.3f]", p->cmp.ci_lo,
+				 p->cmp.ci_hi);
+	}
+	buf_addf(&t, " (A/B #%s, env %s)", run, r->env);
+	negative(b, buf_detach(&t));
+}
+
+/* The arms by what they are to the PR's reader: the base or the branch at
+ * a commit, rather than "HEAD" and "working tree" as they were at the run */
+static void relabel(const struct pb *b, struct ab_result *r)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	git_oid_tostr(hex, sizeof(hex), &r->b_tree);
+	for (i = 0; i < b->trees.nr; i++)
+		if (!strcmp(b->trees.v[i], hex)) {
+			snprintf(r->b_desc, sizeof(r->b_desc), "%.40s (%.12s)",
+				 id_str(b->d, "branch"), b->commits.v[i]);
+			break;
+		}
+	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
+	if (git_oid_equal(&r->a_commit, &b->merge_base))
+		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
+			 b->c.base, hex);
+	else if (branch_commit(b, hex))
+		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
+			 id_str(b->d, "branch"), hex);
+}
+
+static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
+{
+	struct ab_result r;
+	struct buf md = BUF_INIT;
+	cJSON *o, *arr = cJSON_GetObjectItem(b->d, "ab_runs");
+	const char *id = (const char *)sqlite3_column_text(st, 0);
+	size_t i;
+
+	if (ab_result_from_json(&r, j) < 0)
+		return 0;
+	if (ab_describe_stored_env(&r, b->ctx) < 0) {
+		error_clear(&b->ctx->err);
+		r.env_line = xasprintf("env %s", r.env);
+	}
+	relabel(b, &r);
+	ab_render_markdown(&md, &r);
+	buf_rtrim(&md);
+	strvec_push(&b->runs, id);
+	add_env(b, r.env);
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "id", sqlite3_column_double(st, 0));
+	cJSON_AddStringToObject(o, "at",
+				(const char *)sqlite3_column_text(st, 1));
+	cJSON_AddStringToObject(o, "verdict",
+				(const char *)sqlite3_column_text(st, 2));
+	cJSON_AddBoolToObject(o, "invalid", r.invalid);
+	cJSON_AddStringToObject(o, "env", r.env);
+	cJSON_AddStringToObject(o, "markdown", md.ptr);
+	cJSON_AddItemToObject(o, "result", cJSON_Duplicate(j, 1));
+	cJSON_AddItemToArray(arr, o);
+	if (r.invalid)
+		negative(b, xasprintf("A/B #%s is INVALID: a control moved; "
+				      "its numbers are not in the table",
+				      id));
+	for (i = 0; i < r.npoints; i++) {
+		if (r.points[i].control && !r.invalid)
+			cJSON_ReplaceItemInObject(b->d, "has_control",
+						  cJSON_CreateTrue());
+		if (!r.invalid)
+			point_negative(b, id, &r, &r.points[i]);
+	}
+	buf_release(&md);
+	ab_result_release(&r);
+	return 0;
+}
+
+/* The A/B runs whose B was the tree of one of the branch's commits */
+static int gather_runs(struct pb *b, struct db *db)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	cJSON_AddArrayToObject(b->d, "ab_runs");
+	cJSON_AddFalseToObject(b->d, "has_control");
+	if (!db)
+		return 0;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT id, at, verdict, result FROM ab_run"
+			     " ORDER BY id",
+			     &b->ctx->err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *j =
+			cJSON_Parse((const char *)sqlite3_column_text(st, 3));
+
+		if (in_list(&b->trees, id_str(j, "b_tree")))
+			add_run(b, st, j);
+		cJSON_Delete(j);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0
+				 : error_sqlite(&b->ctx->err, db, rc,
+						"cannot read the A/B runs");
+}
+
+/* "ab #3" of one of the branch's runs, or "commit ID" of its commits */
+static int hypo_ours(const struct pb *b, const struct hypo *h)
+{
+	if (!h->evidence)
+		return 0;
+	if (!strncmp(h->evidence, "ab #", 4))
+		return in_list(&b->runs, h->evidence + 4);
+	if (!strncmp(h->evidence, "commit ", 7))
+		return branch_commit(b, h->evidence + 7);
+	return 0;
+}
+
+static int gather_hypos(struct pb *b)
+{
+	struct hypo *v = NULL;
+	size_t n = 0, i;
+	cJSON *yes = cJSON_AddArrayToObject(b->d, "confirmed");
+	cJSON *no = cJSON_AddArrayToObject(b->d, "falsified");
+	int rc;
+
+	if ((rc = hypo_list(&v, &n, b->ctx)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		const struct hypo *h = &v[i];
+		const char *u = h->unit ? h->unit : "";
+		cJSON *o;
+		char *p, *m;
+
+		if (!h->has_measured || !hypo_ours(b, h))
+			continue;
+		o = cJSON_CreateObject();
+		p = value_text(h->predicted, u);
+		m = value_text(h->measured, u);
+		cJSON_AddNumberToObject(o, "id", (double)h->id);
+		cJSON_AddStringToObject(o, "text", h->text);
+		cJSON_AddStringToObject(o, "metric", h->metric);
+		cJSON_AddNumberToObject(o, "predicted", h->predicted);
+		cJSON_AddNumberToObject(o, "measured", h->measured);
+		cJSON_AddStringToObject(o, "unit", u);
+		cJSON_AddStringToObject(o, "evidence", h->evidence);
+		cJSON_AddStringToObject(o, "predicted_text", p);
+		cJSON_AddStringToObject(o, "measured_text", m);
+		if (!strcmp(h->state, "confirmed")) {
+			cJSON_AddItemToArray(yes, o);
+		} else {
+			cJSON_AddItemToArray(no, o);
+			negative(b, xasprintf("falsified: %s (%s predicted %s, "
+					      "measured %s; %s)",
+					      h->text, h->metric, p, m,
+					      h->evidence));
+		}
+		free(p);
+		free(m);
+	}
+	hypo_free(v, n);
+	return 0;
+}
+
+static int gather_findings(struct pb *b)
+{
+	struct finding *v = NULL;
+	size_t n = 0, i;
+	cJSON *arr = cJSON_AddArrayToObject(b->d, "findings");
+	int rc;
+
+	if ((rc = finding_list(&v, &n, b->ctx)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		const struct finding *f = &v[i];
+		cJSON *o;
+
+		if (!(b->pr && (f->pr == b->pr || f->closed_pr == b->pr)) &&
+		    !branch_commit(b, f->commit_id))
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "id", (double)f->id);
+		cJSON_AddStringToObject(o, "kind", f->kind);
+		cJSON_AddStringToObject(o, "title", f->title);
+		if (f->issue)
+			cJSON_AddStringToObject(o, "issue", f->issue);
+		if (f->pr)
+			cJSON_AddNumberToObject(o, "pr", (double)f->pr);
+		if (f->commit_id)
+			cJSON_AddStringToObject(o, "commit", f->commit_id);
+		cJSON_AddStringToObject(o, "state", f->state);
+		cJSON_AddItemToArray(arr, o);
+	}
+	finding_free(v, n);
+	return 0;
+}
+
+static int is_profile(const char *source)
+{
+	return source && (!strcmp(source, "jfr") || !strcmp(source, "nsys") ||
+			  !strcmp(source, "ncu"));
+}
+
+static cJSON *record_json(const struct record *r, const char *commit)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct buf cfg = BUF_INIT;
+	char *v = value_text(r->value, r->unit);
+
+	cJSON_AddStringToObject(o, "commit", commit);
+	add_short(o, "commit_short", commit);
+	cJSON_AddStringToObject(o, "metric", r->metric);
+	cJSON_AddNumberToObject(o, "value", r->value);
+	cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "");
+	cJSON_AddStringToObject(o, "value_text", v);
+	cJSON_AddNumberToObject(o, "n", (double)r->n);
+	cJSON_AddStringToObject(o, "env", r->env);
+	cJSON_AddStringToObject(o, "source", r->source ? r->source : "");
+	record_config_json(&cfg, r);
+	cJSON_AddItemToObject(o, "config",
+			      cJSON_Parse(cfg.len ? cfg.ptr : "{}"));
+	buf_release(&cfg);
+	free(v);
+	return o;
+}
+
+/* The notes: profiles on the merge base and the branch's commits, other
+ * measurements (not the A/B's, which the runs show) on the commits */
+static int gather_notes(struct pb *b)
+{
+	cJSON *prof = cJSON_AddArrayToObject(b->d, "profile");
+	cJSON *meas = cJSON_AddArrayToObject(b->d, "measurements");
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t c, i;
+	int rc = 0;
+
+	git_oid_tostr(hex, sizeof(hex), &b->merge_base);
+	for (c = 0; c <= b->commits.nr && !rc; c++) {
+		const char *commit = c < b->commits.nr ? b->commits.v[c] : hex;
+		struct record *recs = NULL;
+		size_t n = 0, bad;
+		git_oid oid;
+
+		git_oid_fromstr(&oid, commit);
+		if ((rc = measure_read_note(&recs, &n, &bad, b->ctx, &oid)) < 0)
+			break;
+		for (i = 0; i < n; i++) {
+			const struct record *r = &recs[i];
+
+			if (is_profile(r->source)) {
+				if (cJSON_GetArraySize(prof) < MAX_ROWS)
+					cJSON_AddItemToArray(
+						prof, record_json(r, commit));
+			} else if (c < b->commits.nr &&
+				   (!r->source || strcmp(r->source, "ab")) &&
+				   cJSON_GetArraySize(meas) < MAX_ROWS) {
+				cJSON_AddItemToArray(meas,
+						     record_json(r, commit));
+				add_env(b, r->env);
+			}
+		}
+		measure_records_free(recs, n);
+	}
+	cJSON_AddBoolToObject(b->d, "has_measurements",
+			      cJSON_GetArraySize(meas) > 0);
+	return rc;
+}
+
+/* The totals of commit on env, or NULL when it has none there */
+static cJSON *suite(struct pb *b, const char *commit, const char *env, int *rc)
+{
+	struct testrun_class *v = NULL;
+	struct buf t = BUF_INIT;
+	long pass = 0, fail = 0, skip = 0, unsup = 0, total;
+	size_t n = 0, i;
+	cJSON *o;
+
+	if ((*rc = testrun_classes(&v, &n, b->ctx, commit, env)) < 0 || !n) {
+		testrun_classes_free(v, n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		pass += v[i].passed;
+		fail += v[i].failed;
+		skip += v[i].skipped;
+		unsup += v[i].unsupported;
+	}
+	total = pass + fail + skip + unsup;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "commit", commit);
+	add_short(o, "short", commit);
+	cJSON_AddNumberToObject(o, "passed", (double)pass);
+	cJSON_AddNumberToObject(o, "failed", (double)fail);
+	cJSON_AddNumberToObject(o, "skipped", (double)skip);
+	cJSON_AddNumberToObject(o, "unsupported", (double)unsup);
+	cJSON_AddNumberToObject(o, "total", (double)total);
+	cJSON_AddNumberToObject(o, "classes", (double)n);
+	count_str(&t, fail);
+	buf_puts(&t, " failed of ");
+	count_str(&t, total);
+	buf_puts(&t, " (");
+	count_str(&t, pass);
+	buf_puts(&t, " passed, ");
+	count_str(&t, skip);
+	buf_puts(&t, " skipped, ");
+	count_str(&t, unsup);
+	buf_addf(&t, " unsupported; %zu class%s)", n, n == 1 ? "" : "es");
+	cJSON_AddStringToObject(o, "text", t.ptr);
+	buf_release(&t);
+	testrun_classes_free(v, n);
+	return o;
+}
+
+/* The base's numbers on env: the merge base, else its nearest tested
+ * first-parent ancestor */
+static cJSON *base_suite(struct pb *b, const char *env, int *rc)
+{
+	git_commit *c = NULL, *parent = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	cJSON *o = NULL;
+	int depth;
+
+	if ((*rc = git_commit_lookup(&c, b->repo, &b->merge_base)) < 0) {
+		*rc = error_git(&b->ctx->err, *rc,
+				"cannot read the merge base");
+		return NULL;
+	}
+	for (depth = 0; depth < BASE_DEPTH; depth++) {
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		if ((o = suite(b, hex, env, rc)) || *rc < 0 ||
+		    git_commit_parent(&parent, c, 0) < 0)
+			break;
+		git_commit_free(c);
+		c = parent;
+		parent = NULL;
+	}
+	git_commit_free(c);
+	return o;
+}
+
+/* Per env with results on the branch: the newest tested commit of the
+ * branch, and the base on that same env */
+static int gather_tests(struct pb *b)
+{
+	cJSON *arr = cJSON_AddArrayToObject(b->d, "tests");
+	struct strvec envs = STRVEC_INIT;
+	size_t c, e;
+	int rc = 0, both = 0;
+
+	for (c = 0; c < b->commits.nr && !rc; c++)
+		rc = testrun_envs(&envs, b->ctx, b->commits.v[c]);
+	strvec_sort(&envs);
+	for (e = 0; e < envs.nr && !rc; e++) {
+		cJSON *o, *mine = NULL, *theirs;
+
+		if (e && !strcmp(envs.v[e], envs.v[e - 1]))
+			continue;
+		for (c = 0; c < b->commits.nr && !mine && !rc; c++)
+			mine = suite(b, b->commits.v[c], envs.v[e], &rc);
+		if (rc < 0 || !mine)
+			break;
+		theirs = base_suite(b, envs.v[e], &rc);
+		o = env_json(b->ctx, envs.v[e]);
+		cJSON_AddItemToObject(o, "this_branch", mine);
+		if (theirs)
+			cJSON_AddItemToObject(o, "on_base", theirs);
+		both |= theirs != NULL;
+		cJSON_AddItemToArray(arr, o);
+		add_env(b, envs.v[e]);
+	}
+	cJSON_AddBoolToObject(b->d, "tests_complete", both);
+	strvec_clear(&envs);
+	return rc;
+}
+
+/* The envs measured, and the backends of campaign.backends none of them
+ * ran */
+static int gather_envs(struct pb *b)
+{
+	cJSON *arr = cJSON_AddArrayToObject(b->d, "envs");
+	cJSON *tested = cJSON_AddArrayToObject(b->d, "backends_tested");
+	cJSON *untested = cJSON_AddArrayToObject(b->d, "backends_untested");
+	struct strvec conf = STRVEC_INIT, seen = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	struct gitcfg *cfg;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < b->envs.nr; i++) {
+		cJSON *o = env_json(b->ctx, b->envs.v[i]);
+		const char *be = id_str(o, "backend");
+
+		cJSON_AddItemToArray(arr, o);
+		if (!in_list(&seen, be)) {
+			strvec_push(&seen, be);
+			cJSON_AddItemToArray(tested, cJSON_CreateString(be));
+		}
+	}
+	if ((rc = ctx_config(&cfg, b->ctx)) < 0 ||
+	    (rc = gitcfg_get_all(&conf, cfg, "campaign.backends",
+				 &b->ctx->err)) < 0)
+		goto out;
+	for (i = 0; i < conf.nr; i++) {
+		if (in_list(&seen, conf.v[i]))
+			continue;
+		strvec_push(&seen, conf.v[i]);
+		cJSON_AddItemToArray(untested, cJSON_CreateString(conf.v[i]));
+		buf_addf(&list, "%s%s", list.len ? ", " : "", conf.v[i]);
+	}
+	cJSON_AddBoolToObject(b->d, "multi_env", b->envs.nr > 1);
+	cJSON_AddBoolToObject(b->d, "backends_configured", conf.nr > 0);
+	cJSON_AddBoolToObject(b->d, "all_backends_tested",
+			      conf.nr > 0 && !list.len);
+	cJSON_AddStringToObject(b->d, "untested_text",
+				list.ptr ? list.ptr : "");
+out:
+	buf_release(&list);
+	strvec_clear(&conf);
+	strvec_clear(&seen);
+	return rc;
+}
+
+int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
+{
+	struct pb b;
+	struct db *db = NULL;
+	int rc;
+
+	*data = NULL;
+	memset(&b, 0, sizeof(b));
+	b.ctx = ctx;
+	b.d = cJSON_CreateObject();
+	if ((rc = campaign_load(&b.c, ctx)) < 0 ||
+	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0)
+		goto out;
+	if ((rc = ctx_db(&db, ctx, 0)) == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		db = NULL;
+		rc = 0;
+	} else if (rc < 0) {
+		goto out;
+	}
+	cJSON_AddStringToObject(b.d, "campaign", b.c.name ? b.c.name : "");
+	cJSON_AddStringToObject(b.d, "todo", PRBODY_TODO);
+	b.negatives = cJSON_CreateArray();
+	if ((rc = gather_commits(&b, branch)) < 0 ||
+	    (rc = gather_pr(&b, db)) < 0 || (rc = gather_runs(&b, db)) < 0 ||
+	    (rc = gather_hypos(&b)) < 0 || (rc = gather_findings(&b)) < 0 ||
+	    (rc = gather_notes(&b)) < 0 || (rc = gather_tests(&b)) < 0 ||
+	    (rc = gather_envs(&b)) < 0)
+		goto out;
+	cJSON_AddBoolToObject(
+		b.d, "has_numbers",
+		cJSON_GetArraySize(cJSON_GetObjectItem(b.d, "ab_runs")) > 0 ||
+			cJSON_GetArraySize(
+				cJSON_GetObjectItem(b.d, "measurements")) > 0);
+	cJSON_AddItemToObject(b.d, "negatives", b.negatives);
+	b.negatives = NULL;
+	*data = b.d;
+	b.d = NULL;
+out:
+	cJSON_Delete(b.negatives);
+	cJSON_Delete(b.d);
+	strvec_clear(&b.commits);
+	strvec_clear(&b.trees);
+	strvec_clear(&b.runs);
+	strvec_clear(&b.envs);
+	campaign_release(&b.c);
+	return rc;
+}
+
+int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
+		  cJSON **data)
+{
+	struct buf text = BUF_INIT, body = BUF_INIT;
+	git_repository *repo;
+	cJSON *d = NULL;
+	int rc;
+
+	if (data)
+		*data = NULL;
+	if ((rc = prbody_data(&d, ctx, branch)) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 0)) < 0 ||
+	    (rc = template_load(git_repository_workdir(repo), "pr-body.md",
+				&text, NULL, &ctx->err)) < 0 ||
+	    (rc = template_render("pr-body.md", text.ptr, d, &body,
+				  &ctx->err)) < 0)
+		goto out;
+	buf_add(out, body.ptr, body.len);
+	if (data) {
+		*data = d;
+		d = NULL;
+	}
+out:
+	cJSON_Delete(d);
+	buf_release(&text);
+	buf_release(&body);
+	return rc;
+}

@@ -1,0 +1,66 @@
+/* A campaign PR's body: the seven sections (the bug and its cost, cause,
+ * change, numbers, testing, backends and OS tested, negatives) rendered
+ * with template pr-body.md from the branch's records, and the lint that
+ * checks any Markdown body for them. */
+#ifndef GCAMP_PRBODY_H
+#define GCAMP_PRBODY_H
+
+#include <cjson/cJSON.h>
+
+#include "core/ctx.h"
+#include "util/buf.h"
+#include "util/strvec.h"
+
+/* What a section the records cannot fill holds, followed by visible text:
+ * the one string the lint looks for. */
+#define PRBODY_TODO "<!-- git-campaign:todo -->"
+
+/* The seven sections in order, by the words their heading starts with
+ * ("The bug", "Cause", "Change", "Numbers", "Testing", "Backends",
+ * "Negatives"); NULL-terminated. */
+extern const char *const prbody_sections[];
+
+/*
+ * Builds the data of branch's PR body (NULL: the checked-out branch) into
+ * *data (caller frees with cJSON_Delete); its fields are documented in
+ * git-campaign-pr(1). The branch's commits are those of
+ * merge-base(campaign.base, branch)..branch; what belongs to it: A/B runs
+ * (table ab_run) whose change's tree is the tree of one of those commits,
+ * hypotheses decided by such a run or commit, findings of those commits
+ * or of the branch's PR (the PR cache), the notes on the commits (and
+ * profiles on the merge base), and per environment the test results of
+ * the newest tested commit of the branch and of the merge base or its
+ * nearest tested first-parent ancestor, on that same environment.
+ * GCAMP_ENOTINIT outside a campaign, GCAMP_ENOTFOUND for an unknown
+ * branch or base, GCAMP_EUSAGE on a detached HEAD with branch NULL.
+ */
+int prbody_data(cJSON **data, struct ctx *ctx, const char *branch);
+
+/*
+ * Renders branch's PR body (prbody_data, then the repository's
+ * .campaign/templates/pr-body.md or the built-in template) and appends it
+ * to out. When data is not NULL, *data gets the data rendered (caller
+ * frees); else it is freed. On error out is left as it was and *data is
+ * NULL. This is what `pr body` prints and what a PR is opened with.
+ */
+int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
+		  cJSON **data);
+
+/*
+ * Lints a PR body (Markdown, NUL-terminated). base (may be NULL) is the
+ * base branch's name, also accepted where the Testing section names the
+ * base. Appends one line per problem to problems, in section order:
+ *   section 'NAME' is missing | is empty | has a placeholder left
+ *   no numbers table in section 'Numbers'
+ *   no control row in the numbers table
+ *   section 'Negatives' states no negative
+ *   section 'Testing' lacks the test-suite numbers of the branch | of the
+ *     base | of the branch and of the base
+ *   numbers table N holds numbers of several envs without an env label
+ *   a placeholder is left outside the sections (line N)
+ * Pure: reads nothing else. Returns the number of problems.
+ */
+size_t prlint_check(struct strvec *problems, const char *body,
+		    const char *base);
+
+#endif
