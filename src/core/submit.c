@@ -708,7 +708,8 @@ out:
 	return rc;
 }
 
-/* retargets i's PR from its merged parent's to that PR's base */
+/* retargets i's PR from its merged parent's to that PR's base; 1 when it
+ * is in a native GitHub stack, whose PRs GitHub does not let us retarget */
 static int retarget(struct submit_result *out, struct ctx *ctx,
 		    struct github *gh, const struct stack_branch *b,
 		    struct github_pr *p, const struct github_pr *parent)
@@ -719,9 +720,9 @@ static int retarget(struct submit_result *out, struct ctx *ctx,
 	if (p->stacked) {
 		say(out,
 		    "#%ld %s is in a native GitHub stack: not retargeted "
-		    "(GitHub refuses)",
+		    "(GitHub refuses), not moved; retarget it on GitHub",
 		    p->number, b->name);
-		return 0;
+		return 1;
 	}
 	if (p->base && parent->base && !strcmp(p->base, parent->base)) {
 		say(out, "#%ld %s is on %s already (#%ld %s merged)", p->number,
@@ -791,6 +792,10 @@ int stack_sync(struct submit_result *out, struct ctx *ctx)
 		if ((rc = retarget(out, ctx, gh, b, &prs[order[k]], &prs[p])) <
 		    0)
 			goto out;
+		if (rc > 0) {
+			rc = 0;
+			continue;
+		}
 		strvec_push(&moves, b->name);
 		strvec_push(&onto, g.b[p].parent);
 	}

@@ -313,3 +313,22 @@ pr_count() {
 	# the retarget only: the first submit needed no PATCH
 	[ "$(fh_count PATCH)" -eq 1 ]
 }
+
+@test "a PR in a native GitHub stack is neither retargeted nor moved" {
+	make_stack 3
+	git campaign stack submit >/dev/null
+	fh edit '{"repo":"o/r","number":2,"set":{"stack":{"base":{"ref":"develop","sha":"0123456789abcdef0123456789abcdef01234567"},"size":3,"position":2,"id":7,"number":1}}}' >/dev/null
+	fh merge '{"repo":"o/r","number":1}' >/dev/null
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line '#1 s1: merged'
+	assert_line '#2 s2 is in a native GitHub stack: not retargeted (GitHub refuses), not moved; retarget it on GitHub'
+	refute_line --partial 'moved s2'
+	[ "$(fh_count PATCH)" -eq 0 ] || fail "$(fh log)"
+	[ "$(pr_field 2 .base.ref)" = s1 ]
+	[ "$(parent_of s2)" = s1 ]
+	# submit leaves it as it is too
+	run --separate-stderr git campaign stack submit s3
+	assert_clean
+	refute_line --partial 'updated #2'
+}
