@@ -91,9 +91,9 @@ static void migrates_from_version_0(void **state)
 	db_close(db);
 }
 
-/* schemas 3, 4 and 5 add ab_run (A/B results), http_cache (GitHub's
- * ETags) and the records (hypothesis, finding, test_result), and keep what
- * 2 held */
+/* schemas 3, 4, 5 and 6 add ab_run (A/B results), http_cache (GitHub's
+ * ETags), the records (hypothesis, finding, test_result) and
+ * umbrella_state, and keep what 2 held */
 static void migrates_from_version_2(void **state)
 {
 	struct error err = ERROR_INIT;
@@ -107,7 +107,8 @@ static void migrates_from_version_2(void **state)
 		db_exec(db,
 			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
 			"NULL, 'now');"
-			"DROP TABLE test_result; DROP TABLE finding;"
+			"DROP TABLE umbrella_state;"
+			" DROP TABLE test_result; DROP TABLE finding;"
 			" DROP TABLE hypothesis;"
 			" DROP TABLE http_cache; DROP TABLE ab_run;"
 			" PRAGMA user_version = 2;",
@@ -116,7 +117,7 @@ static void migrates_from_version_2(void **state)
 	db_close(db);
 	assert_int_equal(db_open(&db, p, 0, &err), 0);
 	assert_int_equal(db_user_version(db, &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, 6);
 	assert_int_equal(
 		db_exec(db,
 			"INSERT INTO hypothesis (text, metric, predicted, "
@@ -134,6 +135,38 @@ static void migrates_from_version_2(void **state)
 			"number = 7;",
 			&err),
 		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	db_close(db);
+}
+
+/* schema 6 adds umbrella_state (the automatic updates of the umbrella)
+ * and keeps what 5 held */
+static void migrates_from_version_5(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("v5.db");
+	int v;
+
+	(void)state;
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
+	assert_int_equal(db_exec(db,
+				 "INSERT INTO pr VALUES ('b1', 7, 'open', "
+				 "'develop', NULL, 'now');"
+				 "DROP TABLE umbrella_state;"
+				 " PRAGMA user_version = 5;",
+				 &err),
+			 0);
+	db_close(db);
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, 6);
+	assert_int_equal(db_exec(db,
+				 "INSERT INTO umbrella_state (issue, section, "
+				 "pending_since) VALUES (1, 's', 'now');"
+				 "DELETE FROM pr WHERE number = 7;",
+				 &err),
+			 0);
 	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
 	db_close(db);
 }
@@ -238,6 +271,7 @@ int main(void)
 		cmocka_unit_test(memory_database_is_current),
 		cmocka_unit_test(migrates_from_version_0),
 		cmocka_unit_test(migrates_from_version_2),
+		cmocka_unit_test(migrates_from_version_5),
 		cmocka_unit_test(missing_file_without_create),
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),
