@@ -11,57 +11,48 @@
 #include "util/trace.h"
 #include "util/xalloc.h"
 
-int umbrella_state_sent(struct ctx *ctx, long issue, const char *section)
+/* runs sql, ?1 bound to issue and ?2 to text, on the campaign database */
+static int write_state(struct ctx *ctx, const char *sql, long issue,
+		       const char *text, const char *what)
 {
 	sqlite3_stmt *st = NULL;
 	struct db *db;
 	int rc;
 
 	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = db_prepare(&st, db,
-			     "INSERT INTO umbrella_state (issue, section) "
-			     "VALUES (?1, ?2) ON CONFLICT (issue) DO UPDATE "
-			     "SET section = excluded.section, "
-			     "pending_since = NULL, tries = 0, error = NULL",
-			     &ctx->err)) < 0)
+	    (rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, issue);
-	sqlite3_bind_text(st, 2, section, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot record umbrella #%ld", issue);
+		return error_sqlite(&ctx->err, db, rc, "%s #%ld", what, issue);
 	return 0;
+}
+
+int umbrella_state_sent(struct ctx *ctx, long issue, const char *section)
+{
+	return write_state(ctx,
+			   "INSERT INTO umbrella_state (issue, section) "
+			   "VALUES (?1, ?2) ON CONFLICT (issue) DO UPDATE "
+			   "SET section = excluded.section, "
+			   "pending_since = NULL, tries = 0, error = NULL",
+			   issue, section, "cannot record umbrella");
 }
 
 /* queues the update of issue, why it could not be sent now */
 static int queue(struct ctx *ctx, long issue, const char *why)
 {
-	sqlite3_stmt *st = NULL;
-	struct db *db;
-	int rc;
-
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = db_prepare(&st, db,
-			     "INSERT INTO umbrella_state (issue, pending_since,"
-			     " tries, error) VALUES (?1, "
-			     "strftime('%Y-%m-%dT%H:%M:%SZ'), 1, ?2) "
-			     "ON CONFLICT (issue) DO UPDATE SET pending_since "
-			     "= coalesce(pending_since, "
-			     "excluded.pending_since), tries = tries + 1, "
-			     "error = excluded.error",
-			     &ctx->err)) < 0)
-		return rc;
-	sqlite3_bind_int64(st, 1, issue);
-	sqlite3_bind_text(st, 2, why, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot queue the update of umbrella #%ld",
-				    issue);
-	return 0;
+	return write_state(ctx,
+			   "INSERT INTO umbrella_state (issue, pending_since,"
+			   " tries, error) VALUES (?1, "
+			   "strftime('%Y-%m-%dT%H:%M:%SZ'), 1, ?2) "
+			   "ON CONFLICT (issue) DO UPDATE SET pending_since "
+			   "= coalesce(pending_since, "
+			   "excluded.pending_since), tries = tries + 1, "
+			   "error = excluded.error",
+			   issue, why, "cannot queue the update of umbrella");
 }
 
 int umbrella_pending(struct umbrella_pending *out, struct ctx *ctx)

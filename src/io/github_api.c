@@ -275,12 +275,38 @@ int github_issue_create(struct github_issue *out, struct github *gh,
 	return rc;
 }
 
-int github_comments_list(struct github_comment **out, size_t *n,
-			 struct github *gh, long number, struct error *err)
+static int map_comment(void *out, const cJSON *j)
 {
-	char *url = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
-			      gh->repo, number);
-	struct github_comment *v = NULL;
+	return comment_from_json(out, j);
+}
+
+static int map_pr(void *out, const cJSON *j)
+{
+	return github_pr_from_json(out, j);
+}
+
+static void free_comments(void *v, size_t n)
+{
+	github_comments_free(v, n);
+}
+
+static void free_prs(void *v, size_t n)
+{
+	github_prs_free(v, n);
+}
+
+/*
+ * Every item of every page from path on (Link rel="next" as given, each
+ * page a conditional GET), mapped in order into a new array of *n items of
+ * size bytes (those map refuses are left out); at most 100 pages. On an
+ * error *out is NULL, what was read freed with release.
+ */
+static int list_pages(void **out, size_t *n, struct github *gh,
+		      const char *path, const char *what, size_t size,
+		      int (*map)(void *out, const cJSON *j),
+		      void (*release)(void *v, size_t n), struct error *err)
+{
+	char *url = xstrdup(path), *v = NULL;
 	size_t nr = 0, alloc = 0;
 	int rc = 0, pages = 0;
 
@@ -290,12 +316,11 @@ int github_comments_list(struct github_comment **out, size_t *n,
 
 		if (++pages > 100) {
 			rc = error_set(err, GCAMP_EFATAL,
-				       "issue #%ld has too many comments",
-				       number);
+				       "%s: more than 100 pages", what);
 			break;
 		}
-		rc = github_call(&j, gh, "GET", url, NULL,
-				 "cannot list the comments", NULL, &next, err);
+		rc = github_call(&j, gh, "GET", url, NULL, what, NULL, &next,
+				 err);
 		free(url);
 		url = next;
 		if (rc < 0)
@@ -304,21 +329,35 @@ int github_comments_list(struct github_comment **out, size_t *n,
 		{
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 16;
-				v = xrealloc(v, alloc * sizeof(*v));
+				v = xrealloc(v, alloc * size);
 			}
-			if (comment_from_json(&v[nr], e) == 0)
+			if (map(v + nr * size, e) == 0)
 				nr++;
 		}
 		cJSON_Delete(j);
 	}
 	free(url);
 	if (rc < 0) {
-		github_comments_free(v, nr);
+		release(v, nr);
 		v = NULL;
 		nr = 0;
 	}
 	*out = v;
 	*n = nr;
+	return rc;
+}
+
+int github_comments_list(struct github_comment **out, size_t *n,
+			 struct github *gh, long number, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
+			       gh->repo, number);
+	void *v = NULL;
+	int rc = list_pages(&v, n, gh, path, "cannot list the comments",
+			    sizeof(**out), map_comment, free_comments, err);
+
+	*out = v;
+	free(path);
 	return rc;
 }
 
@@ -480,46 +519,14 @@ out:
 int github_pr_list_open(struct github_pr **out, size_t *n, struct github *gh,
 			struct error *err)
 {
-	char *url =
+	char *path =
 		xasprintf("/repos/%s/pulls?state=open&per_page=100", gh->repo);
-	struct github_pr *v = NULL;
-	size_t nr = 0, alloc = 0;
-	int rc = 0, pages = 0;
+	void *v = NULL;
+	int rc = list_pages(&v, n, gh, path, "cannot list the open PRs",
+			    sizeof(**out), map_pr, free_prs, err);
 
-	while (url) {
-		cJSON *j = NULL, *e;
-		char *next = NULL;
-
-		if (++pages > 100) {
-			rc = error_set(err, GCAMP_EFATAL,
-				       "'%s' has too many open PRs", gh->repo);
-			break;
-		}
-		rc = github_call(&j, gh, "GET", url, NULL,
-				 "cannot list the open PRs", NULL, &next, err);
-		free(url);
-		url = next;
-		if (rc < 0)
-			break;
-		cJSON_ArrayForEach(e, j)
-		{
-			if (nr == alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				v = xrealloc(v, alloc * sizeof(*v));
-			}
-			if (github_pr_from_json(&v[nr], e) == 0)
-				nr++;
-		}
-		cJSON_Delete(j);
-	}
-	free(url);
-	if (rc < 0) {
-		github_prs_free(v, nr);
-		v = NULL;
-		nr = 0;
-	}
 	*out = v;
-	*n = nr;
+	free(path);
 	return rc;
 }
 
