@@ -2,7 +2,6 @@
  * each with its lease, and what went through. */
 #include "core/stackpush.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,6 @@
 #include "util/xalloc.h"
 
 #define BACKUP_PREFIX "refs/campaign/backup/"
-
-static void say(struct strvec *lines, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(struct strvec *lines, const char *fmt, ...)
-{
-	va_list ap;
-	char line[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	strvec_push(lines, line);
-}
 
 /* 1 when oid is the tip one of branch's restack backups kept */
 static int is_backup(git_repository *repo, const char *branch,
@@ -146,9 +131,13 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 	if (dry_run) {
 		for (k = 0; k < n; k++)
 			if (forced[k] >= 0)
-				say(lines, "would push %s%s", b[order[k]].name,
-				    forced[k] ? " (restacked: with a lease)"
-					      : "");
+				strvec_push_owned(
+					lines,
+					xasprintf("would push %s%s",
+						  b[order[k]].name,
+						  forced[k] ? " (restacked: "
+							      "with a lease)"
+							    : ""));
 		goto out;
 	}
 	strvec_push(&argv, "git");
@@ -171,9 +160,12 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 			continue;
 		what = push_outcome(res.out.ptr, name, &flag, &summary);
 		if (what && flag != '!') {
-			say(lines, "pushed %s%s", name,
-			    forced[k] ? " (restacked: forced with a lease)"
-				      : "");
+			strvec_push_owned(
+				lines,
+				xasprintf("pushed %s%s", name,
+					  forced[k] ? " (restacked: forced "
+						      "with a lease)"
+						    : ""));
 			continue;
 		}
 		failed = 1;
