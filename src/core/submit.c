@@ -413,8 +413,12 @@ static int sort_prs(struct sub *s)
 		return 0;
 	/* PRs and issues share one sequence: the next ones opened get the
 	 * numbers after the newest, unless someone opens one meanwhile */
-	if ((rc = github_newest_number(&top, s->gh, &s->ctx->err)) < 0)
-		return rc;
+	if (github_newest_number(&top, s->gh, &s->ctx->err) < 0) {
+		/* no prediction: the update pass PATCHes the numbers in */
+		trace_printf("submit: %s", s->ctx->err.msg);
+		error_clear(&s->ctx->err);
+		return 0;
+	}
 	next = top + 1;
 	for (k = 0; k < s->n; k++)
 		if (s->created[s->order[k]])

@@ -332,3 +332,15 @@ pr_count() {
 	assert_clean
 	refute_line --partial 'updated #2'
 }
+
+@test "without the newest number the PRs are opened all the same, their bodies PATCHed after" {
+	make_stack 3
+	fh fault '{"method":"GET","path":"/issues$","status":502,"count":3}' >/dev/null
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line 'updated #1 s1 (body)'
+	assert_line 'updated #2 s2 (body)'
+	assert_line '#3 s3 is up to date'
+	[ "$(fh_count POST)" -eq 3 ] && [ "$(fh_count PATCH)" -eq 2 ] || fail "$(fh log)"
+	pr_field 1 .body | grep -qxF -- '- #3 `s3`'
+}
