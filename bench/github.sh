@@ -4,10 +4,11 @@
 #
 # usage: bench/github.sh [BIN_DIR]   (default: build/ of this repository)
 #
-# Counted today: umbrella sync (first, unchanged, after a change) and
-# umbrella post (first, unchanged). stack submit is counted once it exists.
-# A benchmark, not a gate: it exits 0 after printing, non-zero only when a
-# step fails.
+# Counted: umbrella sync (first, unchanged, after a change), umbrella post
+# (first, unchanged), stack submit of a 10-branch stack (first, unchanged,
+# one branch amended) with the git pushes it ran. The three targets of the
+# issue are marked "<=" or "=". A benchmark, not a gate: it exits 0 after
+# printing, non-zero only when a step fails.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +31,14 @@ for _ in $(seq 300); do
 done
 PORT=$(cat "$TMP/port")
 export GIT_CAMPAIGN_API_URL=http://127.0.0.1:$PORT GH_TOKEN=bench-token
-export PATH="$BIN_DIR:$PATH"
+# git-campaign run directly, so that it finds this wrapper, which counts
+# the pushes (git would put its own exec-path first)
+mkdir -p "$TMP/bin"
+printf '#!/bin/sh\n[ "$1" = push ] && echo push >>"%s"\nexec %s "$@"\n' \
+	"$TMP/pushes" "$(command -v git)" >"$TMP/bin/git"
+chmod +x "$TMP/bin/git"
+: >"$TMP/pushes"
+export PATH="$TMP/bin:$BIN_DIR:$PATH" GIT_CAMPAIGN_WRITE_GAP_MS=0
 
 ctl() { # METHOD PATH [BODY]
 	local body=${3:-}
@@ -41,6 +49,7 @@ ctl() { # METHOD PATH [BODY]
 	exec 5<&-
 }
 requests() { ctl GET /__fake/log.txt | wc -l; }
+pushes() { wc -l <"$TMP/pushes"; }
 
 git init -q "$TMP/r"
 cd "$TMP/r"
@@ -49,22 +58,45 @@ git remote add origin https://github.com/o/r.git
 git campaign init bench --umbrella 1 >/dev/null
 ctl POST /__fake/seed '{"repo":"o/r","issues":[{"title":"Umbrella","body":"notes"}]}' >/dev/null
 
-printf '%-34s %8s %8s\n' operation requests target
+printf '%-36s %9s %7s  %s\n' operation requests pushes target
 count() { # LABEL TARGET COMMAND...
-	local label=$1 target=$2 before after
+	local label=$1 target=$2 before after p304 pbefore
 	shift 2
 	before=$(requests)
+	pbefore=$(pushes)
 	"$@" >/dev/null
 	after=$(requests)
-	printf '%-34s %8d %8s\n' "$label" $((after - before)) "$target"
+	p304=$(ctl GET /__fake/log.txt | tail -n +$((before + 1)) |
+		grep -c ' 304$' || true)
+	printf '%-36s %3d (%d 304) %7d  %s\n' "$label" $((after - before)) \
+		"$p304" $(($(pushes) - pbefore)) "$target"
 }
-count 'umbrella sync, first' '2' git campaign umbrella sync
-count 'umbrella sync, unchanged' '1 (304)' git campaign umbrella sync
+count 'umbrella sync, first' '2' git-campaign umbrella sync
+count 'umbrella sync, unchanged' '= 1 (a 304)' git-campaign umbrella sync
 sqlite3 .git/campaign/campaign.db \
 	"INSERT INTO pr VALUES ('b1', 7, 'open', 'main', NULL, 'now')"
-count 'umbrella sync, after a change' '2' git campaign umbrella sync
-count 'umbrella post, first' '2' git campaign umbrella post -m r r1
-count 'umbrella post, unchanged' '1' git campaign umbrella post -m r r1
+count 'umbrella sync, after a change' '2' git-campaign umbrella sync
+count 'umbrella post, first' '2' git-campaign umbrella post -m r r1
+count 'umbrella post, unchanged' '1' git-campaign umbrella post -m r r1
+
+# a 10-branch stack pushed to a bare remote, its PRs on the fake
+git init -q --bare "$TMP/remote.git"
+git init -q "$TMP/s"
+cd "$TMP/s"
+git commit -q --allow-empty -m base
+git branch -M develop
+git remote add origin "$TMP/remote.git"
+git push -q origin develop
+git-campaign init stack --forge o/s >/dev/null
+for i in $(seq 10); do
+	git-campaign stack new "s$i" >/dev/null
+	git commit -q --allow-empty -m "s$i"
+done
+count 'stack submit of 10, first' '<= 12' git-campaign stack submit
+count 'stack submit of 10, unchanged' '<= 2 + 1 push' git-campaign stack submit
+count 'stack submit of 10, again' '<= 2 + 1 push' git-campaign stack submit
+git commit -q --allow-empty -m 's10 again'
+count 'stack submit of 10, top amended' '' git-campaign stack submit
 echo
 echo "last requests:"
 ctl GET /__fake/log.txt | tail -n 3

@@ -53,6 +53,12 @@ int cmd_hook_exec(int argc, const char **argv);
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit
  * status. */
 int cmd_fail(struct ctx *ctx);
+/* The umbrella's automatic update (umbrella_auto_update) at the end of a
+ * command that may change what it shows: runs it when status is 0 or 1
+ * (the command did its work), prints a warning and a hint on stderr when
+ * the update was queued, and returns status unchanged: a command never
+ * fails for it. Call it as `return cmd_umbrella_auto(ctx, rc);`. */
+int cmd_umbrella_auto(struct ctx *ctx, int status);
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/umbrella.h"
 #include "util/options.h"
 #include "util/suggest.h"
 
@@ -14,6 +15,23 @@ int cmd_fail(struct ctx *ctx)
 			  "failed for an unknown reason");
 	error_print(&ctx->err);
 	return error_exit_code(ctx->err.code);
+}
+
+int cmd_umbrella_auto(struct ctx *ctx, int status)
+{
+	struct umbrella_auto a;
+
+	if (status != 0 && status != 1)
+		return status;
+	/* what the command left unsaid is not the update's to print */
+	error_clear(&ctx->err);
+	if (umbrella_auto_update(&a, ctx) == UMBRELLA_AUTO_QUEUED) {
+		fprintf(stderr, "warning: umbrella #%ld not updated: %s\n",
+			a.number, a.why);
+		fprintf(stderr, "hint: queued; the next command or 'git "
+				"campaign umbrella sync' sends it\n");
+	}
+	return status;
 }
 
 void cmd_print_json(cJSON *j)

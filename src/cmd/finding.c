@@ -202,5 +202,6 @@ int cmd_finding(int argc, const char **argv, struct ctx *ctx)
 		{NULL, NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, finding_usage, "list");
+	return cmd_umbrella_auto(ctx, cmd_subcommand(argc, argv, ctx, subs,
+						     finding_usage, "list"));
 }

@@ -401,7 +401,8 @@ int cmd_hypo(int argc, const char **argv, struct ctx *ctx)
 		{NULL, NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, hypo_usage, "list");
+	return cmd_umbrella_auto(
+		ctx, cmd_subcommand(argc, argv, ctx, subs, hypo_usage, "list"));
 }
 
 int cmd_scratch(int argc, const char **argv, struct ctx *ctx)

@@ -492,9 +492,17 @@ int cmd_measure(int argc, const char **argv, struct ctx *ctx)
 		n = parse_options(argc, argv, NULL, measure_usage);
 		return parse_options_status(n);
 	}
-	for (i = 0; i < sizeof(subs) / sizeof(*subs); i++)
-		if (!strcmp(subs[i].name, argv[1]))
-			return subs[i].fn(argc - 1, argv + 1, ctx);
+	for (i = 0; i < sizeof(subs) / sizeof(*subs); i++) {
+		if (strcmp(subs[i].name, argv[1]))
+			continue;
+		n = subs[i].fn(argc - 1, argv + 1, ctx);
+		/* add and import change what the umbrella shows (argv is
+		 * reordered by now: the table's name tells) */
+		if (!strcmp(subs[i].name, "add") ||
+		    !strcmp(subs[i].name, "import"))
+			n = cmd_umbrella_auto(ctx, n);
+		return n;
+	}
 	return usage_error(measure_usage, NULL,
 			   "'%s' is not a subcommand of 'measure'", argv[1]);
 }

@@ -230,7 +230,9 @@ static int stack_submit_cmd(struct ctx *ctx, const char *branch, int all,
 
 	print_lines(&r.lines, "");
 	submit_result_release(&r);
-	return rc < 0 ? cmd_fail(ctx) : 0;
+	if (rc < 0)
+		return cmd_fail(ctx);
+	return dry_run ? 0 : cmd_umbrella_auto(ctx, 0);
 }
 
 static int stack_sync_cmd(struct ctx *ctx)
@@ -241,12 +243,12 @@ static int stack_sync_cmd(struct ctx *ctx)
 	print_lines(&r.lines, "");
 	if (rc < 0 || !r.moved) {
 		submit_result_release(&r);
-		return rc < 0 ? cmd_fail(ctx) : 0;
+		return rc < 0 ? cmd_fail(ctx) : cmd_umbrella_auto(ctx, 0);
 	}
 	strvec_clear(&r.lines);
 	rc = report(ctx, 0, &r.r, "restack");
 	submit_result_release(&r);
-	return rc;
+	return cmd_umbrella_auto(ctx, rc);
 }
 
 int cmd_stack(int argc, const char **argv, struct ctx *ctx)

@@ -108,6 +108,11 @@ static void print_text(const struct status *st)
 		       st->top_finding.kind, st->top_finding.title);
 	else
 		printf("finding   none\n");
+	if (st->has_umbrella_pending)
+		printf("umbrella  #%ld update pending since %s (%d tries): "
+		       "%s\n",
+		       st->umbrella_pending.number, st->umbrella_pending.since,
+		       st->umbrella_pending.tries, st->umbrella_pending.error);
 	if (!st->nops)
 		printf("unfinished none\n");
 	for (i = 0; i < st->nops; i++) {
@@ -137,6 +142,8 @@ static void print_short(const struct status *st)
 		printf(" stashes:%zu", st->nstashes);
 	if (st->nops)
 		printf(" unfinished:%zu", st->nops);
+	if (st->has_umbrella_pending)
+		printf(" umbrella:pending");
 	putchar('\n');
 }
 
@@ -219,6 +226,17 @@ static void print_json(const struct status *st)
 		cJSON_AddStringToObject(o, "title", st->top_finding.title);
 	} else {
 		cJSON_AddNullToObject(j, "top_finding");
+	}
+	if (st->has_umbrella_pending) {
+		const struct umbrella_pending *u = &st->umbrella_pending;
+
+		o = cJSON_AddObjectToObject(j, "umbrella_pending");
+		cJSON_AddNumberToObject(o, "issue", (double)u->number);
+		cJSON_AddStringToObject(o, "since", u->since);
+		cJSON_AddNumberToObject(o, "tries", u->tries);
+		cJSON_AddStringToObject(o, "error", u->error);
+	} else {
+		cJSON_AddNullToObject(j, "umbrella_pending");
 	}
 	a = cJSON_AddArrayToObject(j, "unfinished");
 	for (i = 0; i < st->nops; i++) {

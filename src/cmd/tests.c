@@ -463,5 +463,6 @@ int cmd_tests(int argc, const char **argv, struct ctx *ctx)
 		{NULL, NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, tests_usage, "baseline");
+	return cmd_umbrella_auto(ctx, cmd_subcommand(argc, argv, ctx, subs,
+						     tests_usage, "baseline"));
 }

@@ -119,6 +119,10 @@ const struct setting campaign_settings[] = {
 	{"campaign.umbrella", "integer", NULL,
 	 "the umbrella issue's number: the campaign's shared memory",
 	 check_issue},
+	{"campaign.umbrella.auto", "boolean", "false",
+	 "update the umbrella at the end of every command that changes what "
+	 "it shows (set by init --umbrella)",
+	 check_bool},
 	{"campaign.requireFlag", "multi", NULL,
 	 "a flag every measured A/B command must hold (repeatable)",
 	 check_text},
@@ -238,6 +242,10 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 			   : NULL;
 	if (gitcfg_get(&v, cfg, "campaign.umbrella") == 0)
 		out->umbrella = strtol(v, NULL, 10);
+	if (gitcfg_get(&v, cfg, "campaign.umbrella.auto") == 0)
+		out->umbrella_auto = !strcasecmp(v, "true") ||
+				     !strcasecmp(v, "yes") ||
+				     !strcasecmp(v, "on") || !strcmp(v, "1");
 	return 0;
 }
 
@@ -453,7 +461,7 @@ static int record_created(struct db *db, const char *name, struct error *err)
 static int unset_stale(struct gitcfg *cfg, const struct campaign *c,
 		       struct error *err)
 {
-	const char *keys[3] = {NULL, NULL, NULL};
+	const char *keys[4] = {NULL, NULL, NULL, NULL};
 	size_t i;
 	int rc;
 
@@ -461,9 +469,11 @@ static int unset_stale(struct gitcfg *cfg, const struct campaign *c,
 		keys[0] = "campaign.forge";
 		keys[1] = "campaign.forgeHost";
 	}
-	if (!c->umbrella)
+	if (!c->umbrella) {
 		keys[2] = "campaign.umbrella";
-	for (i = 0; i < 3; i++) {
+		keys[3] = "campaign.umbrella.auto";
+	}
+	for (i = 0; i < 4; i++) {
 		if (!keys[i])
 			continue;
 		rc = gitcfg_unset(cfg, keys[i], err);
@@ -508,6 +518,8 @@ int campaign_init(struct campaign *out, struct ctx *ctx,
 	if (out->umbrella) {
 		snprintf(num, sizeof(num), "%ld", out->umbrella);
 		if ((rc = gitcfg_set(cfg, "campaign.umbrella", num,
+				     &ctx->err)) < 0 ||
+		    (rc = gitcfg_set(cfg, "campaign.umbrella.auto", "true",
 				     &ctx->err)) < 0)
 			goto fail;
 	}

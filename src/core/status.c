@@ -1,4 +1,5 @@
 /* Gathering what status shows. */
+#include "core/umbrella.h"
 #include "core/status.h"
 
 #include <stdlib.h>
@@ -224,8 +225,10 @@ int status_collect(struct status *out, struct ctx *ctx)
 	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo, ctx)) < 0 ||
 	    (rc = finding_top(&out->top_finding, &out->has_top_finding, ctx)) <
-		    0)
+		    0 ||
+	    (rc = umbrella_pending(&out->umbrella_pending, ctx)) < 0)
 		goto fail;
+	out->has_umbrella_pending = rc;
 	return 0;
 fail:
 	status_release(out);

@@ -9,6 +9,7 @@
 #include "core/campaign.h"
 #include "core/journal.h"
 #include "core/records.h"
+#include "core/umbrella.h"
 
 struct stack_link {
 	char *branch;
@@ -48,6 +49,9 @@ struct status {
 	struct hypo next_hypo; /* the hypothesis marked next */
 	int has_top_finding;
 	struct finding top_finding; /* the top open finding by rank */
+	int has_umbrella_pending;
+	/* an automatic update of the umbrella GitHub did not take yet */
+	struct umbrella_pending umbrella_pending;
 };
 
 /* Gathers the status of the campaign in ctx; release with

@@ -9,14 +9,13 @@
 
 #include "core/campaign.h"
 #include "core/stack.h"
+#include "core/stackpush.h"
 #include "core/umbrella.h"
 #include "io/db.h"
 #include "io/github.h"
 #include "io/proc.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
-
-#define BACKUP_PREFIX "refs/campaign/backup/"
 
 void submit_result_release(struct submit_result *r)
 {
@@ -155,101 +154,6 @@ static int run_git(struct proc_result *res, struct ctx *ctx,
 	return proc_run(res, argv, &po, &ctx->err);
 }
 
-/* 1 when oid is the tip one of branch's restack backups kept */
-static int is_backup(git_repository *repo, const char *branch,
-		     const git_oid *oid)
-{
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	int found = 0;
-
-	if (git_reference_iterator_glob_new(&it, repo, BACKUP_PREFIX "*") < 0)
-		return 0;
-	while (!found && git_reference_next(&ref, it) == 0) {
-		const char *name =
-			git_reference_name(ref) + strlen(BACKUP_PREFIX);
-		const char *slash = strchr(name, '/');
-		const git_oid *t = git_reference_target(ref);
-
-		if (slash && !strcmp(slash + 1, branch) && t &&
-		    git_oid_equal(t, oid))
-			found = 1;
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	return found;
-}
-
-/* pushes b unless the remote has it already; the lease names the remote tip
- * last seen, and only a restack backup may be overwritten */
-static int push_branch(struct submit_result *out, struct ctx *ctx,
-		       git_repository *repo, const char *remote,
-		       const struct stack_branch *b, int dry_run)
-{
-	struct proc_result res = PROC_RESULT_INIT;
-	struct buf tracking = BUF_INIT, spec = BUF_INIT, lease = BUF_INIT,
-		   last = BUF_INIT;
-	const char *argv[7];
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid seen;
-	int rc = 0, have, argc = 0;
-
-	buf_addf(&tracking, "refs/remotes/%s/%s", remote, b->name);
-	have = git_reference_name_to_id(&seen, repo, tracking.ptr) == 0;
-	if (have && git_oid_equal(&seen, &b->tip))
-		goto out;
-	buf_addf(&spec, "refs/heads/%s:refs/heads/%s", b->name, b->name);
-	argv[argc++] = "git";
-	argv[argc++] = "push";
-	argv[argc++] = "--quiet";
-	if (have && !git_graph_descendant_of(repo, &b->tip, &seen)) {
-		git_oid_tostr(hex, sizeof(hex), &seen);
-		if (!is_backup(repo, b->name, &seen)) {
-			rc = error_set(&ctx->err, GCAMP_EREFUSED,
-				       "'%s' on '%s' (%.7s) has commits that "
-				       "are not in the local branch",
-				       b->name, remote, hex);
-			error_hint(&ctx->err,
-				   "fetch and look at them; git-campaign only "
-				   "overwrites a tip it restacked away");
-			goto out;
-		}
-		buf_addf(&lease, "--force-with-lease=refs/heads/%s:%s", b->name,
-			 hex);
-		argv[argc++] = lease.ptr;
-	}
-	argv[argc++] = remote;
-	argv[argc++] = spec.ptr;
-	argv[argc] = NULL;
-	if (dry_run) {
-		say(out, "would push %s%s", b->name,
-		    lease.len ? " (restacked: with a lease)" : "");
-		goto out;
-	}
-	if ((rc = run_git(&res, ctx, argv)) < 0)
-		goto out;
-	if (res.status) {
-		proc_last_line(&last, res.err.ptr);
-		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			       "cannot push '%s' to '%s': %s", b->name, remote,
-			       last.ptr);
-		if (lease.len)
-			error_hint(&ctx->err,
-				   "someone else pushed to it; fetch, look, "
-				   "then submit again");
-		goto out;
-	}
-	say(out, "pushed %s%s", b->name,
-	    lease.len ? " (restacked: forced with a lease)" : "");
-out:
-	proc_result_release(&res);
-	buf_release(&tracking);
-	buf_release(&spec);
-	buf_release(&lease);
-	buf_release(&last);
-	return rc;
-}
-
 /* the subject of the oldest commit of b over its parent */
 static char *first_subject(struct ctx *ctx, const struct stack_branch *b)
 {
@@ -274,23 +178,51 @@ static char *first_subject(struct ctx *ctx, const struct stack_branch *b)
 	return s ? s : xstrdup(b->name);
 }
 
-/* the PR of branch b: the cached number, else the newest for its head */
-static int find_pr(struct github_pr *out, struct github *gh,
-		   const struct stack_branch *b, struct error *err)
+/*
+ * The PRs of the n branches of order into prs (by graph index): one list
+ * of the repository's open PRs (a 304 when nothing changed), matched by
+ * head OWNER:BRANCH; a branch whose cached PR is not open any more is read
+ * by its number. A branch without either has no PR (prs[i].number 0).
+ */
+static int fetch_prs(struct github_pr *prs, struct ctx *ctx, struct github *gh,
+		     const char *forge, const struct stack_graph *g,
+		     const size_t *order, size_t n)
 {
-	int rc;
+	struct github_pr *open = NULL;
+	size_t nopen = 0, k, j;
+	int rc, owner = (int)strcspn(forge, "/");
 
-	if (b->pr_number > 0) {
-		rc = github_pr_get(out, gh, b->pr_number, err);
-		if (rc == 0 && out->head && !strcmp(out->head, b->name))
-			return 0;
-		github_pr_release(out);
-		memset(out, 0, sizeof(*out));
+	if ((rc = github_pr_list_open(&open, &nopen, gh, &ctx->err)) < 0)
+		goto out;
+	for (k = 0; k < n; k++) {
+		const struct stack_branch *b = &g->b[order[k]];
+		struct github_pr *p = &prs[order[k]];
+		char *label = xasprintf("%.*s:%s", owner, forge, b->name);
+
+		for (j = 0; j < nopen; j++)
+			if (open[j].head_label &&
+			    !strcmp(open[j].head_label, label))
+				break;
+		free(label);
+		if (j < nopen) {
+			*p = open[j];
+			memset(&open[j], 0, sizeof(open[j]));
+			continue;
+		}
+		if (b->pr_number <= 0)
+			continue;
+		rc = github_pr_get(p, gh, b->pr_number, &ctx->err);
+		if (rc == 0 && p->head && !strcmp(p->head, b->name))
+			continue;
+		github_pr_release(p);
 		if (rc < 0 && rc != GCAMP_ENOTFOUND)
-			return rc;
-		error_clear(err);
+			goto out;
+		error_clear(&ctx->err);
+		rc = 0;
 	}
-	return github_pr_find(out, gh, b->name, err);
+out:
+	github_prs_free(open, nopen);
+	return rc;
 }
 
 static int open_forge(struct github **gh, struct ctx *ctx,
@@ -390,6 +322,7 @@ struct sub {
 	size_t n;
 	long *nums;	       /* by graph index */
 	struct github_pr *prs; /* by graph index */
+	char *created;	       /* by graph index: opened by this submit */
 };
 
 /* the stack of idx: the indexes of its stack, parents first */
@@ -407,41 +340,22 @@ static const char *base_of(const struct stack_branch *b)
 	return b->parent;
 }
 
-/* pass 1: push, find or open the PR */
-static int submit_one(struct sub *s, git_repository *repo, const char *remote,
-		      size_t i)
+/* opens the PR of branch i, its body naming the numbers in s->nums, some
+ * of them predicted; a prediction a race made wrong moves the later ones
+ * (the update pass then PATCHes the bodies that named it) */
+static int create_one(struct sub *s, size_t k)
 {
+	size_t i = s->order[k], m;
 	const struct stack_branch *b = &s->g->b[i];
 	struct github_pr *p = &s->prs[i];
 	struct buf section = BUF_INIT, body = BUF_INIT;
-	char *title = NULL;
-	int rc;
+	char *title = first_subject(s->ctx, b);
+	long want = s->nums[i];
+	int rc = 0;
 
-	if ((rc = push_branch(s->out, s->ctx, repo, remote, b, s->o->dry_run)) <
-	    0)
-		goto out;
-	rc = find_pr(p, s->gh, b, &s->ctx->err);
-	if (rc == 0 && p->merged) {
-		say(s->out, "%s: #%ld is merged; left alone", b->name,
-		    p->number);
-		s->nums[i] = p->number;
-		rc = s->o->dry_run ? 0 : record_pr(s->ctx, b->name, p);
-		goto out;
-	}
-	if (rc == 0 && !strcmp(p->state, "open")) {
-		s->nums[i] = p->number;
-		goto out;
-	}
-	if (rc < 0 && rc != GCAMP_ENOTFOUND)
-		goto out;
-	error_clear(&s->ctx->err);
-	github_pr_release(p);
-	memset(p, 0, sizeof(*p));
-	title = first_subject(s->ctx, b);
 	if (s->o->dry_run) {
 		say(s->out, "would open a PR for %s onto %s: %s", b->name,
 		    base_of(b), title);
-		rc = 0;
 		goto out;
 	}
 	section_for(&section, s, i);
@@ -449,6 +363,13 @@ static int submit_one(struct sub *s, git_repository *repo, const char *remote,
 	if ((rc = github_pr_create(p, s->gh, b->name, base_of(b), title,
 				   body.ptr, s->o->draft, &s->ctx->err)) < 0)
 		goto out;
+	if (want && p->number != want) {
+		trace_printf("submit: #%ld predicted for %s, got #%ld", want,
+			     b->name, p->number);
+		for (m = k + 1; m < s->n; m++)
+			if (s->created[s->order[m]])
+				s->nums[s->order[m]] += p->number - want;
+	}
 	s->nums[i] = p->number;
 	say(s->out, "opened #%ld for %s onto %s: %s", p->number, b->name,
 	    base_of(b), p->html_url ? p->html_url : "");
@@ -458,6 +379,51 @@ out:
 	buf_release(&body);
 	free(title);
 	return rc;
+}
+
+/* what fetch_prs found, sorted: merged PRs left alone, open ones kept,
+ * the others to open, their numbers predicted from the newest one */
+static int sort_prs(struct sub *s)
+{
+	long top = 0, next;
+	size_t k, want = 0;
+	int rc = 0;
+
+	for (k = 0; k < s->n; k++) {
+		size_t i = s->order[k];
+		const struct stack_branch *b = &s->g->b[i];
+		struct github_pr *p = &s->prs[i];
+
+		if (p->number && p->merged) {
+			say(s->out, "%s: #%ld is merged; left alone", b->name,
+			    p->number);
+			s->nums[i] = p->number;
+			if (!s->o->dry_run &&
+			    (rc = record_pr(s->ctx, b->name, p)) < 0)
+				return rc;
+		} else if (p->number && !strcmp(p->state, "open")) {
+			s->nums[i] = p->number;
+		} else {
+			github_pr_release(p);
+			s->created[i] = 1;
+			want++;
+		}
+	}
+	if (!want || s->o->dry_run)
+		return 0;
+	/* PRs and issues share one sequence: the next ones opened get the
+	 * numbers after the newest, unless someone opens one meanwhile */
+	if (github_newest_number(&top, s->gh, &s->ctx->err) < 0) {
+		/* no prediction: the update pass PATCHes the numbers in */
+		trace_printf("submit: %s", s->ctx->err.msg);
+		error_clear(&s->ctx->err);
+		return 0;
+	}
+	next = top + 1;
+	for (k = 0; k < s->n; k++)
+		if (s->created[s->order[k]])
+			s->nums[s->order[k]] = next++;
+	return 0;
 }
 
 /* pass 2: base and stack section, PATCHed only when they differ */
@@ -535,16 +501,21 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	    (rc = stack_graph_load(&g, ctx)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
 		goto out;
-	s = (struct sub){ctx, NULL, &g, o, out, NULL, 0, NULL, NULL};
+	s = (struct sub){ctx, NULL, &g, o, out, NULL, 0, NULL, NULL, NULL};
 	s.order = xcalloc(g.n + 1, sizeof(*s.order));
 	s.nums = xcalloc(g.n + 1, sizeof(*s.nums));
 	s.prs = xcalloc(g.n + 1, sizeof(*s.prs));
+	s.created = xcalloc(g.n + 1, 1);
 	if ((rc = choose(s.order, &s.n, ctx, &g, o)) < 0 ||
 	    (rc = check_ready(ctx, &g, s.order, s.n)) < 0 ||
-	    (rc = open_forge(&s.gh, ctx, &c)) < 0)
+	    (rc = open_forge(&s.gh, ctx, &c)) < 0 ||
+	    (rc = stack_push(&out->lines, ctx, repo, g.remote, g.b, s.order,
+			     s.n, o->dry_run)) < 0 ||
+	    (rc = fetch_prs(s.prs, ctx, s.gh, c.forge, &g, s.order, s.n)) < 0 ||
+	    (rc = sort_prs(&s)) < 0)
 		goto out;
 	for (k = 0; k < s.n; k++)
-		if ((rc = submit_one(&s, repo, g.remote, s.order[k])) < 0)
+		if (s.created[s.order[k]] && (rc = create_one(&s, k)) < 0)
 			goto out;
 	for (k = 0; k < s.n; k++)
 		if ((rc = update_one(&s, s.order[k])) < 0)
@@ -556,6 +527,7 @@ out:
 	for (k = 0; s.prs && k < g.n; k++)
 		github_pr_release(&s.prs[k]);
 	free(s.prs);
+	free(s.created);
 	free(s.nums);
 	free(s.order);
 	stack_graph_release(&g);
@@ -563,7 +535,8 @@ out:
 	return rc;
 }
 
-/* retargets i's PR from its merged parent's to that PR's base */
+/* retargets i's PR from its merged parent's to that PR's base; 1 when it
+ * is in a native GitHub stack, whose PRs GitHub does not let us retarget */
 static int retarget(struct submit_result *out, struct ctx *ctx,
 		    struct github *gh, const struct stack_branch *b,
 		    struct github_pr *p, const struct github_pr *parent)
@@ -574,9 +547,9 @@ static int retarget(struct submit_result *out, struct ctx *ctx,
 	if (p->stacked) {
 		say(out,
 		    "#%ld %s is in a native GitHub stack: not retargeted "
-		    "(GitHub refuses)",
+		    "(GitHub refuses), not moved; retarget it on GitHub",
 		    p->number, b->name);
-		return 0;
+		return 1;
 	}
 	if (p->base && parent->base && !strcmp(p->base, parent->base)) {
 		say(out, "#%ld %s is on %s already (#%ld %s merged)", p->number,
@@ -613,19 +586,15 @@ int stack_sync(struct submit_result *out, struct ctx *ctx)
 	for (i = 0; i < g.n; i++)
 		if (!g.b[i].in_cycle && g.b[i].parent_idx == STACK_NONE)
 			stack_order(&g, i, order, &n);
-	if ((rc = open_forge(&gh, ctx, &c)) < 0)
+	if ((rc = open_forge(&gh, ctx, &c)) < 0 ||
+	    (rc = fetch_prs(prs, ctx, gh, c.forge, &g, order, n)) < 0)
 		goto out;
 	for (k = 0; k < n; k++) {
 		const struct stack_branch *b = &g.b[order[k]];
 
-		rc = find_pr(&prs[order[k]], gh, b, &ctx->err);
-		if (rc == GCAMP_ENOTFOUND) {
-			error_clear(&ctx->err);
-			memset(&prs[order[k]], 0, sizeof(prs[0]));
+		if (!prs[order[k]].number)
 			continue;
-		}
-		if (rc < 0 ||
-		    (rc = record_pr(ctx, b->name, &prs[order[k]])) < 0)
+		if ((rc = record_pr(ctx, b->name, &prs[order[k]])) < 0)
 			goto out;
 		say(out, "#%ld %s: %s", prs[order[k]].number, b->name,
 		    pr_state(&prs[order[k]]));
@@ -650,6 +619,10 @@ int stack_sync(struct submit_result *out, struct ctx *ctx)
 		if ((rc = retarget(out, ctx, gh, b, &prs[order[k]], &prs[p])) <
 		    0)
 			goto out;
+		if (rc > 0) {
+			rc = 0;
+			continue;
+		}
 		strvec_push(&moves, b->name);
 		strvec_push(&onto, g.b[p].parent);
 	}

@@ -227,11 +227,22 @@ static int need_umbrella(const struct campaign *c, struct error *err)
 	return GCAMP_ENOTFOUND;
 }
 
+/* what the issue shows now, for the automatic updates: a failure to
+ * record it costs one request later, nothing else */
+static void sent(struct ctx *ctx, const struct campaign *c,
+		 const struct buf *section)
+{
+	struct error keep = ctx->err;
+
+	if (umbrella_state_sent(ctx, c->umbrella, section->ptr) < 0)
+		ctx->err = keep;
+}
+
 int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 		  const struct campaign *c, struct github *gh)
 {
 	struct github_issue issue = {0}, after = {0};
-	struct buf section = BUF_INIT, body = BUF_INIT;
+	struct buf section = BUF_INIT, body = BUF_INIT, first = BUF_INIT;
 	int rc, rows = 20, spliced = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -244,6 +255,8 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 	for (;;) {
 		if ((rc = umbrella_render(&section, ctx, c, rows)) < 0)
 			goto out;
+		if (!first.len)
+			buf_puts(&first, section.ptr);
 		spliced = umbrella_splice(&body, issue.body, section.ptr);
 		if (spliced < 0) {
 			rc = error_set(&ctx->err, GCAMP_EFATAL,
@@ -273,6 +286,7 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 	out->appended = spliced == 1;
 	if (!strcmp(body.ptr, issue.body)) {
 		out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+		sent(ctx, c, &first);
 		goto out;
 	}
 	if ((rc = github_issue_set_body(&after, gh, c->umbrella, body.ptr,
@@ -287,10 +301,13 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 			       c->umbrella, body.len, strlen(after.body));
 		error_hint(&ctx->err, "GitHub may have cut it; see %s",
 			   out->url ? out->url : "the issue");
+	} else {
+		sent(ctx, c, &first);
 	}
 out:
 	github_issue_release(&issue);
 	github_issue_release(&after);
+	buf_release(&first);
 	buf_release(&section);
 	buf_release(&body);
 	return rc;
@@ -369,7 +386,9 @@ int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
 	out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
 	snprintf(num, sizeof(num), "%ld", issue.number);
 	if ((rc = ctx_config(&cfg, ctx)) < 0 ||
-	    (rc = gitcfg_set(cfg, "campaign.umbrella", num, &ctx->err)) < 0)
+	    (rc = gitcfg_set(cfg, "campaign.umbrella", num, &ctx->err)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.umbrella.auto", "true",
+			     &ctx->err)) < 0)
 		error_hint(&ctx->err,
 			   "issue #%ld was opened; record it with 'git "
 			   "campaign config umbrella %ld'",

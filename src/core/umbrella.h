@@ -70,4 +70,47 @@ int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
 
 void umbrella_result_release(struct umbrella_result *r);
 
+/* Records that issue now shows section (umbrella_render's, 20 rows) and
+ * that nothing is queued for it; umbrella_sync calls it. */
+int umbrella_state_sent(struct ctx *ctx, long issue, const char *section);
+
+enum umbrella_auto_outcome {
+	UMBRELLA_AUTO_OFF, /* campaign.umbrella.auto unset, or no umbrella */
+	UMBRELLA_AUTO_UNCHANGED, /* it shows this already: no request */
+	UMBRELLA_AUTO_SENT,	 /* synced (changed says whether PATCHed) */
+	UMBRELLA_AUTO_QUEUED,	 /* GitHub did not take it: queued, why says */
+};
+
+struct umbrella_auto {
+	enum umbrella_auto_outcome outcome;
+	long number;
+	int changed;
+	char why[1024];
+};
+
+/*
+ * The automatic update, for any command that may change what the umbrella
+ * shows (a measurement, an A/B, a PR, a hypothesis, a finding, test
+ * results, a saved resume) to call at its end: when campaign.umbrella.auto
+ * is true, renders the section and, when it differs from the one the issue
+ * was last given or an update is queued, runs umbrella_sync. Any failure
+ * (GitHub unreachable, no token, a refusal) queues the update in the
+ * database's umbrella_state for the next command or umbrella sync to send;
+ * it never fails the command. Returns out->outcome (never < 0) and leaves
+ * ctx->err clear; the caller tells the user about UMBRELLA_AUTO_QUEUED
+ * (cmd_umbrella_auto in src/cmd/cmd.h does).
+ */
+int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx);
+
+struct umbrella_pending {
+	long number;
+	char since[32]; /* UTC, ISO 8601 */
+	int tries;
+	char error[1024];
+};
+
+/* The queued update, for status: 1 (out filled) when one is pending, 0
+ * when none, < 0 on a database error. */
+int umbrella_pending(struct umbrella_pending *out, struct ctx *ctx);
+
 #endif

@@ -163,6 +163,15 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (commit_id, env, class)"
 	") STRICT;"
 	"CREATE INDEX test_result_env ON test_result(env, at);",
+	/* 6: the umbrella issue's automatic updates: the section it was last
+	 * given, and an update queued while GitHub could not be reached */
+	"CREATE TABLE umbrella_state ("
+	"  issue INTEGER PRIMARY KEY,"
+	"  section TEXT,"
+	"  pending_since TEXT,"
+	"  tries INTEGER NOT NULL DEFAULT 0,"
+	"  error TEXT"
+	") STRICT;",
 };
 
 int db_schema_version(void)

@@ -112,6 +112,16 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 		   struct error *err);
 int github_pr_get(struct github_pr *out, struct github *gh, long number,
 		  struct error *err);
+/* Every open PR of the repository, newest first, all pages (one
+ * conditional GET each: a 304 answers from the ETag cache); *out is an
+ * array of *n, released with github_prs_free. */
+int github_pr_list_open(struct github_pr **out, size_t *n, struct github *gh,
+			struct error *err);
+void github_prs_free(struct github_pr *v, size_t n);
+/* The number of the newest issue or PR (one sequence on GitHub), 0 in an
+ * empty repository: the next one opened gets *out + 1 unless someone else
+ * opens one first. */
+int github_newest_number(long *out, struct github *gh, struct error *err);
 /* Creates the PR head -> base; a PR that exists already for head (GitHub's
  * 422, or a POST whose response was lost) is returned instead. */
 int github_pr_create(struct github_pr *out, struct github *gh, const char *head,

@@ -178,10 +178,48 @@ out:
 	return rc;
 }
 
-/* the newest open issue with this title, for a POST that lost its answer */
-static int find_issue_by_title(struct github_issue *out, struct github *gh,
-			       const char *title, struct error *err)
+/* A lookup for a POST whose answer was lost: fills out and returns 0 when
+ * the object exists, GCAMP_ENOTFOUND when it does not, or an error. */
+typedef int (*post_lookup_fn)(void *out, struct github *gh, const void *arg,
+			      struct error *err);
+
+/*
+ * POSTs text to path, up to 3 times: when the answer is lost or a server
+ * error came (GITHUB_EUNSURE) the object may exist all the same, so lookup
+ * looks for it before the next try, and nothing is created twice. 0: *j
+ * holds GitHub's answer; 1: lookup found the object (in found); < 0: an
+ * error (err), the same words for every kind of object.
+ */
+static int post_once(cJSON **j, struct github *gh, const char *path,
+		     const char *text, const char *what, post_lookup_fn lookup,
+		     void *found, const void *arg, struct error *err)
 {
+	int rc = 0, tries;
+
+	for (tries = 1; tries <= 3; tries++) {
+		rc = github_call(j, gh, "POST", path, text, what, NULL, NULL,
+				 err);
+		if (rc != GITHUB_EUNSURE)
+			return rc;
+		/* it may exist already: look before posting again */
+		rc = lookup(found, gh, arg, err);
+		if (rc == 0)
+			return 1;
+		if (rc != GCAMP_ENOTFOUND)
+			return rc;
+		error_clear(err);
+		rc = github_pause(gh, tries);
+	}
+	return error_set(err, GCAMP_EFATAL,
+			 "%s: no answer or a server error, 3 times", what);
+}
+
+/* the newest open issue with this title, for a POST that lost its answer */
+static int find_issue_by_title(void *vout, struct github *gh, const void *arg,
+			       struct error *err)
+{
+	struct github_issue *out = vout;
+	const char *title = arg;
 	char *path = xasprintf("/repos/%s/issues?state=open&sort=created&"
 			       "direction=desc&per_page=30",
 			       gh->repo);
@@ -218,32 +256,18 @@ int github_issue_create(struct github_issue *out, struct github *gh,
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
 	const char *what = "cannot open the umbrella issue";
 	char *text;
-	int rc = 0, tries;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	cJSON_AddStringToObject(req, "title", title);
 	cJSON_AddStringToObject(req, "body", body);
 	text = cJSON_PrintUnformatted(req);
-	for (tries = 1; tries <= 3; tries++) {
-		rc = github_call(&j, gh, "POST", path, text, what, NULL, NULL,
-				 err);
-		if (rc != GITHUB_EUNSURE)
-			break;
-		/* it may exist already: look before posting again */
-		if ((rc = find_issue_by_title(out, gh, title, err)) !=
-		    GCAMP_ENOTFOUND)
-			goto out;
-		rc = github_pause(gh, tries);
-	}
-	if (rc == GITHUB_EUNSURE)
-		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: no answer or a server error, 3 times",
-			       what);
-	if (rc < 0)
-		goto out;
-	if (github_issue_from_json(out, j) < 0)
+	rc = post_once(&j, gh, path, text, what, find_issue_by_title, out,
+		       title, err);
+	if (rc == 0 && github_issue_from_json(out, j) < 0)
 		rc = bad_answer(err, what);
-out:
+	if (rc > 0)
+		rc = 0;
 	cJSON_Delete(req);
 	cJSON_Delete(j);
 	free(text);
@@ -251,12 +275,38 @@ out:
 	return rc;
 }
 
-int github_comments_list(struct github_comment **out, size_t *n,
-			 struct github *gh, long number, struct error *err)
+static int map_comment(void *out, const cJSON *j)
 {
-	char *url = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
-			      gh->repo, number);
-	struct github_comment *v = NULL;
+	return comment_from_json(out, j);
+}
+
+static int map_pr(void *out, const cJSON *j)
+{
+	return github_pr_from_json(out, j);
+}
+
+static void free_comments(void *v, size_t n)
+{
+	github_comments_free(v, n);
+}
+
+static void free_prs(void *v, size_t n)
+{
+	github_prs_free(v, n);
+}
+
+/*
+ * Every item of every page from path on (Link rel="next" as given, each
+ * page a conditional GET), mapped in order into a new array of *n items of
+ * size bytes (those map refuses are left out); at most 100 pages. On an
+ * error *out is NULL, what was read freed with release.
+ */
+static int list_pages(void **out, size_t *n, struct github *gh,
+		      const char *path, const char *what, size_t size,
+		      int (*map)(void *out, const cJSON *j),
+		      void (*release)(void *v, size_t n), struct error *err)
+{
+	char *url = xstrdup(path), *v = NULL;
 	size_t nr = 0, alloc = 0;
 	int rc = 0, pages = 0;
 
@@ -266,12 +316,11 @@ int github_comments_list(struct github_comment **out, size_t *n,
 
 		if (++pages > 100) {
 			rc = error_set(err, GCAMP_EFATAL,
-				       "issue #%ld has too many comments",
-				       number);
+				       "%s: more than 100 pages", what);
 			break;
 		}
-		rc = github_call(&j, gh, "GET", url, NULL,
-				 "cannot list the comments", NULL, &next, err);
+		rc = github_call(&j, gh, "GET", url, NULL, what, NULL, &next,
+				 err);
 		free(url);
 		url = next;
 		if (rc < 0)
@@ -280,16 +329,16 @@ int github_comments_list(struct github_comment **out, size_t *n,
 		{
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 16;
-				v = xrealloc(v, alloc * sizeof(*v));
+				v = xrealloc(v, alloc * size);
 			}
-			if (comment_from_json(&v[nr], e) == 0)
+			if (map(v + nr * size, e) == 0)
 				nr++;
 		}
 		cJSON_Delete(j);
 	}
 	free(url);
 	if (rc < 0) {
-		github_comments_free(v, nr);
+		release(v, nr);
 		v = NULL;
 		nr = 0;
 	}
@@ -298,18 +347,39 @@ int github_comments_list(struct github_comment **out, size_t *n,
 	return rc;
 }
 
-static int find_comment(struct github_comment *out, struct github *gh,
-			long number, const char *marker, struct error *err)
+int github_comments_list(struct github_comment **out, size_t *n,
+			 struct github *gh, long number, struct error *err)
 {
+	char *path = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
+			       gh->repo, number);
+	void *v = NULL;
+	int rc = list_pages(&v, n, gh, path, "cannot list the comments",
+			    sizeof(**out), map_comment, free_comments, err);
+
+	*out = v;
+	free(path);
+	return rc;
+}
+
+struct comment_key {
+	long number;
+	const char *marker;
+};
+
+static int find_comment(void *vout, struct github *gh, const void *arg,
+			struct error *err)
+{
+	struct github_comment *out = vout;
+	const struct comment_key *k = arg;
 	struct github_comment *v = NULL;
 	size_t n = 0, i;
 	int rc;
 
-	if ((rc = github_comments_list(&v, &n, gh, number, err)) < 0)
+	if ((rc = github_comments_list(&v, &n, gh, k->number, err)) < 0)
 		return rc;
 	rc = GCAMP_ENOTFOUND;
 	for (i = n; i-- > 0;)
-		if (strstr(v[i].body, marker)) {
+		if (strstr(v[i].body, k->marker)) {
 			*out = v[i];
 			memset(&v[i], 0, sizeof(v[i]));
 			rc = 0;
@@ -326,32 +396,19 @@ int github_comment_create(struct github_comment *out, struct github *gh,
 	char *path =
 		xasprintf("/repos/%s/issues/%ld/comments", gh->repo, number);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	struct comment_key key = {number, marker};
 	char what[96], *text;
-	int rc = 0, tries;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot comment on issue #%ld", number);
 	cJSON_AddStringToObject(req, "body", body);
 	text = cJSON_PrintUnformatted(req);
-	for (tries = 1; tries <= 3; tries++) {
-		rc = github_call(&j, gh, "POST", path, text, what, NULL, NULL,
-				 err);
-		if (rc != GITHUB_EUNSURE)
-			break;
-		if ((rc = find_comment(out, gh, number, marker, err)) !=
-		    GCAMP_ENOTFOUND)
-			goto out;
-		rc = github_pause(gh, tries);
-	}
-	if (rc == GITHUB_EUNSURE)
-		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: no answer or a server error, 3 times",
-			       what);
-	if (rc < 0)
-		goto out;
-	if (comment_from_json(out, j) < 0)
+	rc = post_once(&j, gh, path, text, what, find_comment, out, &key, err);
+	if (rc == 0 && comment_from_json(out, j) < 0)
 		rc = bad_answer(err, what);
-out:
+	if (rc > 0)
+		rc = 0;
 	cJSON_Delete(req);
 	cJSON_Delete(j);
 	free(text);
@@ -459,6 +516,58 @@ out:
 	return rc;
 }
 
+int github_pr_list_open(struct github_pr **out, size_t *n, struct github *gh,
+			struct error *err)
+{
+	char *path =
+		xasprintf("/repos/%s/pulls?state=open&per_page=100", gh->repo);
+	void *v = NULL;
+	int rc = list_pages(&v, n, gh, path, "cannot list the open PRs",
+			    sizeof(**out), map_pr, free_prs, err);
+
+	*out = v;
+	free(path);
+	return rc;
+}
+
+void github_prs_free(struct github_pr *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		github_pr_release(&v[i]);
+	free(v);
+}
+
+int github_newest_number(long *out, struct github *gh, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/issues?state=all&sort=created&"
+			       "direction=desc&per_page=1",
+			       gh->repo);
+	cJSON *j = NULL, *n;
+	int rc;
+
+	*out = 0;
+	if ((rc = github_call(&j, gh, "GET", path, NULL,
+			      "cannot read the newest issue number", NULL, NULL,
+			      err)) < 0)
+		goto out;
+	n = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(j, 0),
+					     "number");
+	if (cJSON_IsNumber(n))
+		*out = (long)n->valuedouble;
+out:
+	cJSON_Delete(j);
+	free(path);
+	return rc;
+}
+
+static int find_pr_of(void *out, struct github *gh, const void *head,
+		      struct error *err)
+{
+	return github_pr_find(out, gh, head, err);
+}
+
 int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
 		     const char *base, const char *title, const char *body,
 		     int draft, struct error *err)
@@ -467,8 +576,7 @@ int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
 	struct error e422 = ERROR_INIT;
 	char what[300], *text;
-	long status = 0;
-	int rc = 0, tries;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot open a PR for '%s'", head);
@@ -478,39 +586,23 @@ int github_pr_create(struct github_pr *out, struct github *gh, const char *head,
 	cJSON_AddStringToObject(req, "body", body);
 	cJSON_AddBoolToObject(req, "draft", draft);
 	text = cJSON_PrintUnformatted(req);
-	for (tries = 1; tries <= 3; tries++) {
-		error_clear(&e422);
-		rc = github_call(&j, gh, "POST", path, text, what, &status,
-				 NULL, &e422);
-		if (rc == 0)
-			break;
-		/* "A pull request already exists": use it; other errors and
-		 * a lost answer: look before posting again */
-		if (rc != GITHUB_EUNSURE &&
-		    !(strstr(e422.msg, "HTTP 422") &&
-		      strstr(e422.msg, "already exists"))) {
-			*err = e422;
-			goto out;
-		}
-		if ((rc = github_pr_find(out, gh, head, err)) !=
-		    GCAMP_ENOTFOUND)
-			goto out;
-		error_clear(err);
-		if (strstr(e422.msg, "already exists")) {
+	rc = post_once(&j, gh, path, text, what, find_pr_of, out, head, &e422);
+	if (rc < 0 && strstr(e422.msg, "HTTP 422") &&
+	    strstr(e422.msg, "already exists")) {
+		/* "A pull request already exists": use it */
+		rc = github_pr_find(out, gh, head, err);
+		if (rc == GCAMP_ENOTFOUND) {
 			*err = e422;
 			rc = e422.code;
-			goto out;
 		}
-		rc = github_pause(gh, tries);
-	}
-	if (rc == GITHUB_EUNSURE)
-		rc = error_set(err, GCAMP_EFATAL,
-			       "%s: no answer or a server error, 3 times",
-			       what);
-	if (rc < 0)
 		goto out;
-	if (github_pr_from_json(out, j) < 0)
+	}
+	if (rc < 0)
+		*err = e422;
+	if (rc == 0 && github_pr_from_json(out, j) < 0)
 		rc = bad_answer(err, what);
+	if (rc > 0)
+		rc = 0;
 out:
 	cJSON_Delete(req);
 	cJSON_Delete(j);

@@ -50,10 +50,13 @@ pr_count() {
 	assert_line --partial 'opened #2 for s2 onto s1'
 	assert_line --partial 'opened #3 for s3 onto s2'
 	[ "$(pr_count)" -eq 3 ]
-	# a lookup and a POST each, then the first two learn their children
+	# one list of the open PRs, the newest number, a POST each whose body
+	# names the predicted numbers already: no PATCH
 	fh log >log
-	[ "$(fh_count POST)" -eq 3 ] && [ "$(fh_count PATCH)" -eq 2 ] || fail "$(cat log)"
-	[ "$(wc -l <log)" -eq 8 ] || fail "$(cat log)"
+	printf '%s\n' 'GET /repos/o/r/pulls?state=open&per_page=100 200' \
+		'GET /repos/o/r/issues?state=all&sort=created&direction=desc&per_page=1 200' \
+		'POST /repos/o/r/pulls 201' 'POST /repos/o/r/pulls 201' \
+		'POST /repos/o/r/pulls 201' | diff - log
 	[ "$(pr_field 1 .base.ref)" = develop ]
 	[ "$(pr_field 2 .base.ref)" = s1 ]
 	[ "$(pr_field 3 .base.ref)" = s2 ]
@@ -87,11 +90,65 @@ pr_count() {
 	[ "$(pr_count)" -eq 3 ]
 	fh log | tail -n +"$(($(wc -l <before) + 1))" >after
 	! grep -qE '^(POST|PATCH)' after || fail "$(cat after)"
-	# one GET per PR, by its cached number
-	[ "$(grep -c '^GET /repos/o/r/pulls/[0-9]* ' after)" -eq 3 ] || fail "$(cat after)"
-	[ "$(wc -l <after)" -eq 3 ] || fail "$(cat after)"
+	# one list of the open PRs, nothing else
+	echo 'GET /repos/o/r/pulls?state=open&per_page=100 200' | diff - after
 	pr_field 2 .body | cmp - body
+	# the list did not change since: its ETag makes it a 304
+	fh log >before
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	fh log | tail -n +"$(($(wc -l <before) + 1))" >after
+	echo 'GET /repos/o/r/pulls?state=open&per_page=100 304' | diff - after
 }
+
+@test "a PR opened by someone else between two POSTs: the stale bodies are PATCHed" {
+	make_stack 3
+	# an issue takes the number predicted for s2's PR, just before its POST
+	fh fault '{"method":"POST","path":"/pulls$","kind":"race","skip":1}' >/dev/null
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line --partial 'opened #1 for s1 onto develop'
+	assert_line --partial 'opened #3 for s2 onto s1'
+	assert_line --partial 'opened #4 for s3 onto s2'
+	# s1's and s2's bodies named #2 and #3 wrongly: PATCHed; s3's POST
+	# already had the moved numbers
+	assert_line 'updated #1 s1 (body)'
+	assert_line 'updated #3 s2 (body)'
+	assert_line '#4 s3 is up to date'
+	[ "$(fh_count POST)" -eq 3 ] && [ "$(fh_count PATCH)" -eq 2 ] || fail "$(fh log)"
+	pr_field 1 .body >body
+	grep -qxF -- '- #3 `s2`' body
+	grep -qxF -- '- #4 `s3`' body
+	pr_field 4 .body | grep -qxF 'Stacked on #3 (`s2`).'
+	pr_field 3 .body | grep -qxF -- '- #4 `s3`'
+	[ "$(sqlite3 .git/campaign/campaign.db "SELECT group_concat(number) FROM (SELECT number FROM pr ORDER BY branch)")" = '1,3,4' ]
+}
+
+@test "one git push for the whole stack, a lease per branch" {
+	make_stack 3
+	# git-campaign itself: git would put its exec-path first in PATH
+	mkdir -p ../bin
+	printf '#!/bin/sh\n[ "$1" = push ] && printf "%%s\\n" "$*" >>"%s"\nexec %s "$@"\n' \
+		"$WORLD/pushes" "$(command -v git)" >../bin/git
+	chmod +x ../bin/git
+	PATH=$WORLD/bin:$PATH run --separate-stderr git-campaign stack submit
+	assert_clean
+	[ "$(wc -l <../pushes)" -eq 1 ] || fail "$(cat ../pushes)"
+	grep -qF -- '--force-with-lease=refs/heads/s1: --force-with-lease=refs/heads/s2: --force-with-lease=refs/heads/s3: origin refs/heads/s1:refs/heads/s1 refs/heads/s2:refs/heads/s2 refs/heads/s3:refs/heads/s3' ../pushes || fail "$(cat ../pushes)"
+	git checkout -q s3
+	commit c s3-two 's3 two'
+	PATH=$WORLD/bin:$PATH run --separate-stderr git-campaign stack submit
+	assert_clean
+	assert_line 'pushed s3'
+	refute_line 'pushed s1'
+	[ "$(wc -l <../pushes)" -eq 2 ] || fail "$(cat ../pushes)"
+	tail -1 ../pushes | grep -qE -- '--force-with-lease=refs/heads/s3:[0-9a-f]{40} origin refs/heads/s3:refs/heads/s3$' || fail "$(cat ../pushes)"
+	# nothing new: no push at all
+	PATH=$WORLD/bin:$PATH run --separate-stderr git-campaign stack submit
+	assert_clean
+	[ "$(wc -l <../pushes)" -eq 2 ] || fail "$(cat ../pushes)"
+}
+
 
 @test "text outside the markers is kept byte for byte" {
 	make_stack 2
@@ -253,5 +310,37 @@ pr_count() {
 	assert_line '#2 s2 is on develop already (#1 s1 merged)'
 	assert_line 'moved s2 onto develop'
 	[ "$(parent_of s2)" = develop ]
-	[ "$(fh_count PATCH)" -eq 2 ]
+	# the retarget only: the first submit needed no PATCH
+	[ "$(fh_count PATCH)" -eq 1 ]
+}
+
+@test "a PR in a native GitHub stack is neither retargeted nor moved" {
+	make_stack 3
+	git campaign stack submit >/dev/null
+	fh edit '{"repo":"o/r","number":2,"set":{"stack":{"base":{"ref":"develop","sha":"0123456789abcdef0123456789abcdef01234567"},"size":3,"position":2,"id":7,"number":1}}}' >/dev/null
+	fh merge '{"repo":"o/r","number":1}' >/dev/null
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line '#1 s1: merged'
+	assert_line '#2 s2 is in a native GitHub stack: not retargeted (GitHub refuses), not moved; retarget it on GitHub'
+	refute_line --partial 'moved s2'
+	[ "$(fh_count PATCH)" -eq 0 ] || fail "$(fh log)"
+	[ "$(pr_field 2 .base.ref)" = s1 ]
+	[ "$(parent_of s2)" = s1 ]
+	# submit leaves it as it is too
+	run --separate-stderr git campaign stack submit s3
+	assert_clean
+	refute_line --partial 'updated #2'
+}
+
+@test "without the newest number the PRs are opened all the same, their bodies PATCHed after" {
+	make_stack 3
+	fh fault '{"method":"GET","path":"/issues$","status":502,"count":3}' >/dev/null
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line 'updated #1 s1 (body)'
+	assert_line 'updated #2 s2 (body)'
+	assert_line '#3 s3 is up to date'
+	[ "$(fh_count POST)" -eq 3 ] && [ "$(fh_count PATCH)" -eq 2 ] || fail "$(fh log)"
+	pr_field 1 .body | grep -qxF -- '- #3 `s3`'
 }

@@ -8,6 +8,10 @@
 #                   [--token T] [--violations F]
 # Test controls (no auth): POST /__fake/seed, /__fake/merge, /__fake/fault,
 # /__fake/reset; GET /__fake/log, /__fake/violations, /__fake/state.
+# A fault: {"method", "path" (a regex), "count", "skip" (let N pass first),
+# "kind": "status" (with "status", "body", "headers"), "drop" (no answer),
+# "drop-after-apply", "slow" ("seconds"), "race" (an issue is opened just
+# before the request is applied, taking the next number)}.
 import argparse
 import copy
 import hashlib
@@ -393,6 +397,9 @@ class Handler(BaseHTTPRequestHandler):
                     if not re.match(r"^-?\d+$", v):
                         self._violation("query %s=%s" % (p["name"], v))
         with st.lock:
+            if fault and fault["kind"] == "race" and "repo" in params:
+                # someone else opens an issue just before this request
+                st.new_issue(self._repo(params), "a racing issue", None)
             status, rbody, rhdrs = getattr(
                 self, "op_" + op["operationId"].replace("/", "_").replace(
                     "-", "_"))(params, query, body)
@@ -426,6 +433,10 @@ class Handler(BaseHTTPRequestHandler):
             for f in st.faults:
                 if f.get("method", method) == method and re.search(
                         f.get("path", ""), path):
+                    # "skip": N lets N such requests through first
+                    if f.get("skip", 0) > 0:
+                        f["skip"] -= 1
+                        continue
                     f["count"] = f.get("count", 1) - 1
                     if f["count"] <= 0:
                         st.faults.remove(f)
@@ -504,7 +515,10 @@ class Handler(BaseHTTPRequestHandler):
             st = self.server.state
             with st.lock:
                 r = st.repo(m.group(1))
-                items = sorted(r["issues"].values(),
+                # PRs are issues too, in the same number sequence
+                items = sorted(list(r["issues"].values()) +
+                               [self._as_issue(r, p)
+                                for p in r["pulls"].values()],
                                key=lambda i: -i["number"])
                 if query.get("state", ["open"])[0] != "all":
                     items = [i for i in items if i["state"] ==
@@ -579,6 +593,28 @@ class Handler(BaseHTTPRequestHandler):
         if number in r["issues"]:
             r["issues"][number]["comments"] += 1
         return c
+
+    def _as_issue(self, r, p):
+        """PR p as the issues list shows it: an issue with pull_request"""
+        i = self.server.spec.example(
+            "/repos/{owner}/{repo}/issues/{issue_number}", "get", "200")
+        base = "https://api.github.com/repos/%s" % r["name"]
+        i.update({"id": 5000 + p["number"], "number": p["number"],
+                  "title": p["title"], "body": p["body"],
+                  "state": p["state"], "comments": 0,
+                  "created_at": p["created_at"],
+                  "updated_at": p["updated_at"],
+                  "closed_at": p["closed_at"],
+                  "url": "%s/issues/%d" % (base, p["number"]),
+                  "html_url": p["html_url"],
+                  "comments_url": "%s/issues/%d/comments" %
+                  (base, p["number"]),
+                  "pull_request": {
+                      "url": p["url"], "html_url": p["html_url"],
+                      "diff_url": p["html_url"] + ".diff",
+                      "patch_url": p["html_url"] + ".patch",
+                      "merged_at": p["merged_at"]}})
+        return i
 
     @staticmethod
     def _public(c):

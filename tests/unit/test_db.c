@@ -91,51 +91,72 @@ static void migrates_from_version_0(void **state)
 	db_close(db);
 }
 
-/* schemas 3, 4 and 5 add ab_run (A/B results), http_cache (GitHub's
- * ETags) and the records (hypothesis, finding, test_result), and keep what
- * 2 held */
-static void migrates_from_version_2(void **state)
+/* A database in file name taken back to an older schema by down (which
+ * ends with its PRAGMA user_version), holding PR b1 #7; opened again, it
+ * is migrated to the current schema, then gets up, and the PR is still
+ * there. */
+static void migrate_from(const char *name, const char *down, const char *up)
 {
 	struct error err = ERROR_INIT;
 	struct db *db = NULL;
-	char *p = path_in_dir("v2.db");
+	char *p = path_in_dir(name);
 	int v;
 
-	(void)state;
 	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
-	assert_int_equal(
-		db_exec(db,
-			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
-			"NULL, 'now');"
-			"DROP TABLE test_result; DROP TABLE finding;"
-			" DROP TABLE hypothesis;"
-			" DROP TABLE http_cache; DROP TABLE ab_run;"
-			" PRAGMA user_version = 2;",
-			&err),
-		0);
+	assert_int_equal(db_exec(db,
+				 "INSERT INTO pr VALUES ('b1', 7, 'open', "
+				 "'develop', NULL, 'now');",
+				 &err),
+			 0);
+	assert_int_equal(db_exec(db, down, &err), 0);
 	db_close(db);
 	assert_int_equal(db_open(&db, p, 0, &err), 0);
 	assert_int_equal(db_user_version(db, &v, &err), 0);
-	assert_int_equal(v, 5);
-	assert_int_equal(
-		db_exec(db,
-			"INSERT INTO hypothesis (text, metric, predicted, "
-			"tolerance, state, created_at) VALUES ('t', 'm', 2, "
-			"10, 'open', 'now');"
-			"INSERT INTO finding (kind, title, state, created_at)"
-			" VALUES ('crash', 't', 'open', 'now');"
-			"INSERT INTO test_result VALUES ('c', 'e', 'k', 1, 0, "
-			"0, 0, 'junit', 'now');"
-			"INSERT INTO http_cache VALUES ('u', 'W/\"e\"', "
-			"'{}', NULL, 'now');"
-			"INSERT INTO ab_run VALUES (1, 'now', 'stash', 'w', "
-			"'~ 1.000', 0, '{}', '');"
-			"DELETE FROM pr WHERE branch = 'b1' AND "
-			"number = 7;",
-			&err),
-		0);
+	assert_int_equal(v, 6);
+	assert_int_equal(db_exec(db, up, &err), 0);
+	assert_int_equal(db_exec(db,
+				 "DELETE FROM pr WHERE branch = 'b1' AND "
+				 "number = 7;",
+				 &err),
+			 0);
 	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
 	db_close(db);
+}
+
+/* schemas 3, 4, 5 and 6 add ab_run (A/B results), http_cache (GitHub's
+ * ETags), the records (hypothesis, finding, test_result) and
+ * umbrella_state, and keep what 2 held */
+static void migrates_from_version_2(void **state)
+{
+	(void)state;
+	migrate_from("v2.db",
+		     "DROP TABLE umbrella_state;"
+		     " DROP TABLE test_result; DROP TABLE finding;"
+		     " DROP TABLE hypothesis;"
+		     " DROP TABLE http_cache; DROP TABLE ab_run;"
+		     " PRAGMA user_version = 2;",
+		     "INSERT INTO hypothesis (text, metric, predicted, "
+		     "tolerance, state, created_at) VALUES ('t', 'm', 2, "
+		     "10, 'open', 'now');"
+		     "INSERT INTO finding (kind, title, state, created_at)"
+		     " VALUES ('crash', 't', 'open', 'now');"
+		     "INSERT INTO test_result VALUES ('c', 'e', 'k', 1, 0, "
+		     "0, 0, 'junit', 'now');"
+		     "INSERT INTO http_cache VALUES ('u', 'W/\"e\"', "
+		     "'{}', NULL, 'now');"
+		     "INSERT INTO ab_run VALUES (1, 'now', 'stash', 'w', "
+		     "'~ 1.000', 0, '{}', '');");
+}
+
+/* schema 6 adds umbrella_state (the automatic updates of the umbrella)
+ * and keeps what 5 held */
+static void migrates_from_version_5(void **state)
+{
+	(void)state;
+	migrate_from("v5.db",
+		     "DROP TABLE umbrella_state; PRAGMA user_version = 5;",
+		     "INSERT INTO umbrella_state (issue, section, "
+		     "pending_since) VALUES (1, 's', 'now');");
 }
 
 static void missing_file_without_create(void **state)
@@ -238,6 +259,7 @@ int main(void)
 		cmocka_unit_test(memory_database_is_current),
 		cmocka_unit_test(migrates_from_version_0),
 		cmocka_unit_test(migrates_from_version_2),
+		cmocka_unit_test(migrates_from_version_5),
 		cmocka_unit_test(missing_file_without_create),
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),

@@ -1,0 +1,198 @@
+/* The push of stack submit: the branches of a stack in one run of git push,
+ * each with its lease, and what went through. */
+#include "core/stackpush.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/proc.h"
+#include "util/buf.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+#define BACKUP_PREFIX "refs/campaign/backup/"
+
+/* 1 when oid is the tip one of branch's restack backups kept */
+static int is_backup(git_repository *repo, const char *branch,
+		     const git_oid *oid)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int found = 0;
+
+	if (git_reference_iterator_glob_new(&it, repo, BACKUP_PREFIX "*") < 0)
+		return 0;
+	while (!found && git_reference_next(&ref, it) == 0) {
+		const char *name =
+			git_reference_name(ref) + strlen(BACKUP_PREFIX);
+		const char *slash = strchr(name, '/');
+		const git_oid *t = git_reference_target(ref);
+
+		if (slash && !strcmp(slash + 1, branch) && t &&
+		    git_oid_equal(t, oid))
+			found = 1;
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	return found;
+}
+
+/* how one branch goes into the push: left out when the remote has its tip;
+ * the lease names the remote tip last seen (none seen: the branch must not
+ * exist there yet), and only a restack backup may be overwritten */
+static int plan_push(struct strvec *leases, struct strvec *specs, int *forced,
+		     struct ctx *ctx, git_repository *repo, const char *remote,
+		     const struct stack_branch *b)
+{
+	struct buf tracking = BUF_INIT, s = BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	git_oid seen;
+	int rc = 0, have;
+
+	*forced = -1;
+	buf_addf(&tracking, "refs/remotes/%s/%s", remote, b->name);
+	have = git_reference_name_to_id(&seen, repo, tracking.ptr) == 0;
+	if (have && git_oid_equal(&seen, &b->tip))
+		goto out;
+	*forced = 0;
+	if (have) {
+		git_oid_tostr(hex, sizeof(hex), &seen);
+		*forced = !git_graph_descendant_of(repo, &b->tip, &seen);
+	}
+	if (*forced && !is_backup(repo, b->name, &seen)) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "'%s' on '%s' (%.7s) has commits that "
+			       "are not in the local branch",
+			       b->name, remote, hex);
+		error_hint(&ctx->err, "fetch and look at them; git-campaign "
+				      "only overwrites a tip it restacked "
+				      "away");
+		goto out;
+	}
+	buf_addf(&s, "--force-with-lease=refs/heads/%s:%s", b->name, hex);
+	strvec_push(leases, s.ptr);
+	buf_reset(&s);
+	buf_addf(&s, "refs/heads/%s:refs/heads/%s", b->name, b->name);
+	strvec_push(specs, s.ptr);
+out:
+	buf_release(&tracking);
+	buf_release(&s);
+	return rc;
+}
+
+/* the summary of the porcelain line for refs/heads/name, or NULL; the
+ * flag ('!' rejected) into *flag */
+static const char *push_outcome(const char *porcelain, const char *name,
+				char *flag, struct buf *summary)
+{
+	const char *line = porcelain, *tab, *end;
+	struct buf want = BUF_INIT;
+
+	buf_addf(&want, ":refs/heads/%s\t", name);
+	for (; line && *line; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		tab = strstr(line, want.ptr);
+		if (line[0] && line[1] == '\t' && tab && (!end || tab < end)) {
+			tab += want.len;
+			buf_reset(summary);
+			buf_add(summary, tab,
+				end ? (size_t)(end - tab) : strlen(tab));
+			*flag = line[0];
+			buf_release(&want);
+			return summary->ptr;
+		}
+	}
+	buf_release(&want);
+	return NULL;
+}
+
+/* git pushes each ref on its own: the porcelain output says which went
+ * through; those are reported, and the first refused one is the error */
+int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
+	       const char *remote, const struct stack_branch *b,
+	       const size_t *order, size_t n, int dry_run)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	struct proc_opts po = {NULL, 1, 0, 0, 0, NULL};
+	struct strvec argv = STRVEC_INIT, leases = STRVEC_INIT,
+		      specs = STRVEC_INIT;
+	struct buf summary = BUF_INIT, last = BUF_INIT;
+	int *forced = xcalloc(n + 1, sizeof(*forced));
+	size_t k;
+	int rc = 0, failed = 0;
+
+	for (k = 0; k < n; k++)
+		if ((rc = plan_push(&leases, &specs, &forced[k], ctx, repo,
+				    remote, &b[order[k]])) < 0)
+			goto out;
+	if (!specs.nr)
+		goto out;
+	if (dry_run) {
+		for (k = 0; k < n; k++)
+			if (forced[k] >= 0)
+				strvec_push_owned(
+					lines,
+					xasprintf("would push %s%s",
+						  b[order[k]].name,
+						  forced[k] ? " (restacked: "
+							      "with a lease)"
+							    : ""));
+		goto out;
+	}
+	strvec_push(&argv, "git");
+	strvec_push(&argv, "push");
+	strvec_push(&argv, "--porcelain");
+	for (k = 0; k < leases.nr; k++)
+		strvec_push(&argv, leases.v[k]);
+	strvec_push(&argv, remote);
+	for (k = 0; k < specs.nr; k++)
+		strvec_push(&argv, specs.v[k]);
+	trace_printf("submit: run git push");
+	if ((rc = proc_run(&res, (const char *const *)argv.v, &po, &ctx->err)) <
+	    0)
+		goto out;
+	for (k = 0; k < n && !failed; k++) {
+		const char *name = b[order[k]].name, *what;
+		char flag = 0;
+
+		if (forced[k] < 0)
+			continue;
+		what = push_outcome(res.out.ptr, name, &flag, &summary);
+		if (what && flag != '!') {
+			strvec_push_owned(
+				lines,
+				xasprintf("pushed %s%s", name,
+					  forced[k] ? " (restacked: forced "
+						      "with a lease)"
+						    : ""));
+			continue;
+		}
+		failed = 1;
+		if (!what) {
+			proc_last_line(&last, res.err.ptr);
+			what = last.ptr;
+		}
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot push '%s' to '%s': %s", name, remote,
+			       what);
+		if (strstr(what, "stale info"))
+			error_hint(&ctx->err,
+				   "someone else pushed to it; fetch, look, "
+				   "then submit again");
+	}
+	if (!failed && res.status) {
+		proc_last_line(&last, res.err.ptr);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot push to '%s': %s", remote, last.ptr);
+	}
+out:
+	proc_result_release(&res);
+	strvec_clear(&argv);
+	strvec_clear(&leases);
+	strvec_clear(&specs);
+	buf_release(&summary);
+	buf_release(&last);
+	free(forced);
+	return rc;
+}
