@@ -2,6 +2,8 @@
  * the GitHub client, the PR cache in the database's pr table. */
 #include "core/submit.h"
 
+#include "core/prbody.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,15 +342,17 @@ static const char *base_of(const struct stack_branch *b)
 	return b->parent;
 }
 
-/* opens the PR of branch i, its body naming the numbers in s->nums, some
- * of them predicted; a prediction a race made wrong moves the later ones
- * (the update pass then PATCHes the bodies that named it) */
+/* opens the PR of branch i with the body `pr body` renders and the stack
+ * section naming the numbers in s->nums, some of them predicted; a
+ * prediction a race made wrong moves the later ones (the update pass then
+ * PATCHes the bodies that named it). A rendered body too long for GitHub
+ * is left out: the stack section says how to write it. */
 static int create_one(struct sub *s, size_t k)
 {
 	size_t i = s->order[k], m;
 	const struct stack_branch *b = &s->g->b[i];
 	struct github_pr *p = &s->prs[i];
-	struct buf section = BUF_INIT, body = BUF_INIT;
+	struct buf section = BUF_INIT, body = BUF_INIT, rendered = BUF_INIT;
 	char *title = first_subject(s->ctx, b);
 	long want = s->nums[i];
 	int rc = 0;
@@ -359,7 +363,22 @@ static int create_one(struct sub *s, size_t k)
 		goto out;
 	}
 	section_for(&section, s, i);
-	splice_markers(&body, "", STACK_MARKER, STACK_MARKER, section.ptr);
+	if ((rc = prbody_render(s->ctx, b->name, &rendered, NULL)) < 0)
+		goto out;
+	splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
+		       section.ptr);
+	if (body_too_big(body.ptr)) {
+		trace_printf("submit: the body of %s is too long; without it",
+			     b->name);
+		buf_reset(&body);
+		buf_reset(&rendered);
+		buf_addf(&rendered,
+			 "The rendered body is over GitHub's %d characters: "
+			 "`git campaign pr body %s` prints it.\n",
+			 UMBRELLA_MAX_CHARS, b->name);
+		splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
+			       section.ptr);
+	}
 	if ((rc = github_pr_create(p, s->gh, b->name, base_of(b), title,
 				   body.ptr, s->o->draft, &s->ctx->err)) < 0)
 		goto out;
@@ -377,6 +396,7 @@ static int create_one(struct sub *s, size_t k)
 out:
 	buf_release(&section);
 	buf_release(&body);
+	buf_release(&rendered);
 	free(title);
 	return rc;
 }

@@ -212,7 +212,7 @@ void umbrella_result_release(struct umbrella_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int too_big(const char *s)
+int body_too_big(const char *s)
 {
 	return strlen(s) > UMBRELLA_MAX_BYTES ||
 	       utf8_length(s) > UMBRELLA_MAX_CHARS;
@@ -268,7 +268,7 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 					      "nothing was changed");
 			goto out;
 		}
-		if (!too_big(body.ptr))
+		if (!body_too_big(body.ptr))
 			break;
 		if (rows == 0) {
 			rc = error_set(&ctx->err, GCAMP_EFATAL,
@@ -330,7 +330,7 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 	buf_addf(&body, "%s\n%s", marker, text);
 	buf_rtrim(&body);
 	buf_putc(&body, '\n');
-	if (too_big(body.ptr)) {
+	if (body_too_big(body.ptr)) {
 		rc = error_set(&ctx->err, GCAMP_EUSAGE,
 			       "the comment would be %zu characters, over "
 			       "GitHub's limit of %d",

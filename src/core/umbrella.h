@@ -35,6 +35,9 @@ int splice_markers(struct buf *out, const char *body, const char *begin,
 /* The number of Unicode code points in the UTF-8 string s (bytes that are
  * not valid UTF-8 count one each). */
 size_t utf8_length(const char *s);
+/* 1 when GitHub refuses s as an issue or PR body: over UMBRELLA_MAX_CHARS
+ * characters or UMBRELLA_MAX_BYTES bytes. */
+int body_too_big(const char *s);
 
 /* Renders the campaign's section (LF line ends) from the database: the PR
  * task list and the newest max_rows measurements; older ones are folded

@@ -62,6 +62,10 @@ pr_count() {
 	[ "$(pr_field 3 .base.ref)" = s2 ]
 	[ "$(pr_field 1 .title)" = 's1 one' ]
 	pr_field 2 .body >body
+	# the body `pr body` renders, then the stack section
+	git campaign pr body s2 >rendered
+	[ "$(head -n "$(wc -l <rendered)" body)" = "$(cat rendered)" ]
+	grep -qxF '## 4. Numbers' body
 	grep -qxF 'Stacked on #1 (`s1`).' body
 	grep -qxF -- '- #1 `s1`' body
 	grep -qxF -- '- `s2` ← this PR' body
