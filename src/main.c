@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	{"init", cmd_init, "start a campaign in this repository"},
 	{"measure", cmd_measure,
 	 "numbers attached to commits: add, import, show, log, compare"},
+	{"resume", cmd_resume,
+	 "the resume pointer: one screen to carry on from"},
 	{"scratch", cmd_scratch, "print the campaign's folder for probes"},
 	{"stack", cmd_stack,
 	 "stacked branches: new, show, restack, continue, abort, move"},

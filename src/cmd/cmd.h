@@ -19,6 +19,7 @@ int cmd_hooks(int argc, const char **argv, struct ctx *ctx);
 int cmd_hypo(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
+int cmd_resume(int argc, const char **argv, struct ctx *ctx);
 int cmd_scratch(int argc, const char **argv, struct ctx *ctx);
 int cmd_stack(int argc, const char **argv, struct ctx *ctx);
 int cmd_stash(int argc, const char **argv, struct ctx *ctx);

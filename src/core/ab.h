@@ -184,6 +184,26 @@ int ab_abort(long long *out_id, struct ctx *ctx);
 /* The result as a Markdown table ready for a PR: an INVALID line first
  * when a control moved, the table, the sweep, warnings, n and order. */
 void ab_render_markdown(struct buf *out, const struct ab_result *r);
+/* The first part of ab_render_markdown alone: the INVALID line when a
+ * control moved, the table (one row per workload, controls included) and
+ * its configuration (metric, n, warm-up, order, mode, the env line when
+ * set, the labels), without the sweep, the reasons and the warnings. */
+void ab_render_table(struct buf *out, const struct ab_result *r);
+
+/* The inverse of ab_result_json: *out (release with ab_result_release)
+ * from the JSON ab_result_json wrote, as the table ab_render_table draws
+ * needs it: every workload with its samples (summaries recomputed from
+ * them), ratio, CI, p, verdict and reasons; the labels, warnings, unit,
+ * metric, env, mode, order, n and warm-up. The sweep fit is not restored
+ * (sweep.ok 0) nor env_line (NULL), nor the commits. GCAMP_EFATAL when j
+ * is not such a result. */
+int ab_result_from_json(struct ab_result *out, const cJSON *j,
+			struct error *err);
+
+/* A/B run id as recorded in the database (table ab_run) into *out, as
+ * ab_result_from_json restores it; *at (may be NULL) gets when it ran
+ * (caller frees). GCAMP_ENOTFOUND "no A/B run #ID" when there is none. */
+int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id);
 
 /* The result as JSON; the caller owns it. */
 cJSON *ab_result_json(const struct ab_result *r);

@@ -153,7 +153,7 @@ static const char *order_name(enum ab_order o)
 				      : "blocked (all A, then all B)";
 }
 
-void ab_render_markdown(struct buf *out, const struct ab_result *r)
+void ab_render_table(struct buf *out, const struct ab_result *r)
 {
 	size_t i;
 	int iters = 0;
@@ -190,6 +190,13 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		if (!strcmp(r->labels.v[i], "profiler=on"))
 			buf_puts(out, "**Profiler on**: these numbers are not "
 				      "comparable with unprofiled runs.\n");
+}
+
+void ab_render_markdown(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+
+	ab_render_table(out, r);
 	if (r->sweep.ok) {
 		const struct stats_sweep *f = &r->sweep.fit;
 

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "core/ctx.h"
 #include "core/record.h"
 #include "util/error.h"
 
@@ -72,5 +73,24 @@ void floor_records(struct record **out, size_t *nout,
  * "n"}, "launch_enqueue_us", "htod_us": {"24","2048","65536"},
  * "dtod_gbps"}, a new object. */
 cJSON *floor_to_json(const struct floor_result *r);
+
+/* A floor as stored in the notes by `env --floor`: the newest records. */
+struct floor_stored {
+	double launch_us;   /* floor.launch_sync, the median */
+	double htod_24B_us; /* floor.htod_24B; NaN when not stored */
+	char commit[41];    /* the commit the launch record is on */
+	char at[32];	    /* when it was measured */
+};
+
+/*
+ * The newest floor of device 0 stored for env (records floor.launch_sync
+ * and floor.htod_24B whose config holds kind=floor and device=0) from the
+ * measurement index, read as it is: the caller brings it up to date
+ * (measure_index_update). *found 0 when env has none, or there is no
+ * database. Indexed on (metric, env): reads only that env's records of
+ * the two metrics.
+ */
+int floor_stored_get(struct floor_stored *out, int *found, struct ctx *ctx,
+		     const char *env);
 
 #endif

@@ -156,8 +156,32 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
 	free(v);
 }
 
+/*
+ * Indexed, never a scan of the table: the environments are enumerated by
+ * skipping through the index test_result_env (the next env is min(env) >
+ * the last), each one's latest row is the last entry of its (env, at,
+ * rowid) range, and only that commit's classes are summed, through the
+ * primary key (commit_id, env, class).
+ */
+static const char baseline_sql[] =
+	"WITH RECURSIVE envs(env) AS ("
+	" SELECT CASE WHEN ?1 IS NULL"
+	"  THEN (SELECT min(env) FROM test_result)"
+	"  ELSE (SELECT env FROM test_result WHERE env = ?1 LIMIT 1) END"
+	" UNION ALL"
+	" SELECT (SELECT min(t.env) FROM test_result t WHERE t.env > envs.env)"
+	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL),"
+	"latest AS (SELECT env, (SELECT t.rowid FROM test_result t"
+	"  WHERE t.env = envs.env ORDER BY t.at DESC, t.rowid DESC LIMIT 1)"
+	"  AS rid FROM envs WHERE env IS NOT NULL LIMIT ?2)"
+	" SELECT l.env, r.commit_id, r.at, sum(t.passed), sum(t.failed),"
+	"  sum(t.skipped), sum(t.unsupported), count(*)"
+	" FROM latest l JOIN test_result r ON r.rowid = l.rid"
+	"  JOIN test_result t ON t.commit_id = r.commit_id AND t.env = l.env"
+	" GROUP BY l.env ORDER BY l.env";
+
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
-		     const char *env)
+		     const char *env, size_t limit)
 {
 	sqlite3_stmt *st = NULL;
 	struct db *db;
@@ -168,21 +192,9 @@ int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 	*n = 0;
 	if ((rc = open_read(&db, ctx)) < 0 || !db)
 		return rc;
-	/* the latest import of an env is its row written last: a bare column
-	 * beside max() comes from that row */
-	rc = db_prepare(
-		&st, db,
-		"WITH latest AS (SELECT env, commit_id, at, max(rowid)"
-		"  FROM test_result WHERE ?1 IS NULL OR env = ?1"
-		"  GROUP BY env)"
-		" SELECT l.env, l.commit_id, l.at, sum(t.passed),"
-		"  sum(t.failed), sum(t.skipped), sum(t.unsupported), count(*)"
-		" FROM latest l JOIN test_result t"
-		"  ON t.env = l.env AND t.commit_id = l.commit_id"
-		" GROUP BY l.env ORDER BY l.env",
-		&ctx->err);
-	if (rc < 0)
+	if ((rc = db_prepare(&st, db, baseline_sql, &ctx->err)) < 0)
 		return rc;
+	sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
 	if (env)
 		sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -34,10 +34,12 @@ struct testrun_total {
 int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 		  const char *commit, const char *env);
 /* Per environment (only env when not NULL), the totals of its latest
- * imported commit, by env id; none without a database. Caller frees with
- * testrun_totals_free. */
+ * imported commit (the one imported last: latest `at`, then the row
+ * written last), by env id, at most limit of them (0: all); none without
+ * a database. Indexed: reads one row per environment and that commit's
+ * classes. Caller frees with testrun_totals_free. */
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
-		     const char *env);
+		     const char *env, size_t limit);
 void testrun_totals_free(struct testrun_total *v, size_t n);
 /* The classes of commit in env, by name. Caller frees with
  * testrun_classes_free. */

@@ -163,6 +163,19 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (commit_id, env, class)"
 	") STRICT;"
 	"CREATE INDEX test_result_env ON test_result(env, at);",
+	/* 7: saved resume pointers (`resume --save`): the rendered text and
+	 * the data it was rendered from, with who saved it and when; the
+	 * last saved is the one with the highest id. (Step 6 belongs to
+	 * another branch; the merge puts this one after it.) */
+	"CREATE TABLE resume_pointer ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  author TEXT NOT NULL,"
+	"  branch TEXT,"
+	"  head TEXT,"
+	"  text TEXT NOT NULL,"
+	"  data TEXT NOT NULL"
+	") STRICT;",
 };
 
 int db_schema_version(void)

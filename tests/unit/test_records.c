@@ -164,14 +164,35 @@ static void tests_add_up_per_class_within_one_env(void **state)
 	assert_int_equal(c[1].skipped, 1);
 	assert_int_equal(c[1].passed, 0);
 	testrun_classes_free(c, n);
-	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL), 0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 0), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(t[0].env, "env1");
 	assert_int_equal(t[0].failed, 3);
 	assert_int_equal(t[1].failed, 3);
 	testrun_totals_free(t, n);
-	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env2"), 0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env2", 0), 0);
 	assert_int_equal(n, 1);
+	assert_string_equal(t[0].env, "env2");
+	testrun_totals_free(t, n);
+	/* bounded: the first environments by id */
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 1), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(t[0].env, "env1");
+	testrun_totals_free(t, n);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env3", 0), 0);
+	assert_int_equal(n, 0);
+	testrun_totals_free(t, n);
+	/* the commit imported last is an env's baseline */
+	assert_int_equal(
+		testrun_store(&n, &ctx, &set,
+			      "1111111111111111111111111111111111111111",
+			      "env1"),
+		0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 0), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(t[0].commit,
+			    "1111111111111111111111111111111111111111");
+	assert_string_equal(t[1].commit, commit);
 	testrun_totals_free(t, n);
 	assert_int_equal(testrun_envs(&envs, &ctx, commit), 0);
 	assert_int_equal(envs.nr, 2);
