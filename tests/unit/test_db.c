@@ -107,6 +107,7 @@ static void migrates_from_version_2(void **state)
 		db_exec(db,
 			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
 			"NULL, 'now');"
+			"DROP TABLE resume_pointer;"
 			"DROP TABLE test_result; DROP TABLE finding;"
 			" DROP TABLE hypothesis;"
 			" DROP TABLE http_cache; DROP TABLE ab_run;"
@@ -116,7 +117,7 @@ static void migrates_from_version_2(void **state)
 	db_close(db);
 	assert_int_equal(db_open(&db, p, 0, &err), 0);
 	assert_int_equal(db_user_version(db, &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, db_schema_version());
 	assert_int_equal(
 		db_exec(db,
 			"INSERT INTO hypothesis (text, metric, predicted, "
@@ -132,6 +133,44 @@ static void migrates_from_version_2(void **state)
 			"'~ 1.000', 0, '{}', '');"
 			"DELETE FROM pr WHERE branch = 'b1' AND "
 			"number = 7;",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	db_close(db);
+}
+
+/* the last step adds resume_pointer (saved resume pointers) and keeps the
+ * records */
+static void migrates_to_resume_pointers(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("vlast.db");
+	char bump[64];
+	int v;
+
+	(void)state;
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
+	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d",
+		 db_schema_version() - 1);
+	assert_int_equal(
+		db_exec(db,
+			"DROP TABLE resume_pointer;"
+			"INSERT INTO finding (kind, title, state, created_at)"
+			" VALUES ('crash', 't', 'open', 'now');",
+			&err),
+		0);
+	assert_int_equal(db_exec(db, bump, &err), 0);
+	db_close(db);
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, db_schema_version());
+	assert_int_equal(
+		db_exec(db,
+			"INSERT INTO resume_pointer (at, author, branch, head,"
+			" text, data) VALUES ('now', 'a <a@b>', NULL, NULL,"
+			" 'text', '{}');"
+			"DELETE FROM finding WHERE title = 't';",
 			&err),
 		0);
 	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
@@ -238,6 +277,7 @@ int main(void)
 		cmocka_unit_test(memory_database_is_current),
 		cmocka_unit_test(migrates_from_version_0),
 		cmocka_unit_test(migrates_from_version_2),
+		cmocka_unit_test(migrates_to_resume_pointers),
 		cmocka_unit_test(missing_file_without_create),
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),

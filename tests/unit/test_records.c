@@ -95,7 +95,7 @@ static void findings_rank_by_kind_then_age(void **state)
 	struct ctx ctx = CTX_INIT;
 	struct finding *v, top;
 	long long id[4];
-	size_t n;
+	size_t n, open;
 	int found;
 
 	(void)state;
@@ -111,6 +111,18 @@ static void findings_rank_by_kind_then_age(void **state)
 	assert_int_equal(finding_add(&id[0], &ctx, "oops", "x", NULL, 0, NULL),
 			 GCAMP_EUSAGE);
 	error_clear(&ctx.err);
+	/* ranked, bounded, and counted, through the index */
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 2), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(open, 4);
+	assert_string_equal(v[0].title, "w");
+	assert_string_equal(v[1].title, "c1");
+	finding_free(v, n);
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 9), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[2].title, "c2");
+	assert_string_equal(v[3].title, "s");
+	finding_free(v, n);
 	assert_int_equal(finding_list(&v, &n, &ctx), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0].title, "w");
@@ -126,6 +138,10 @@ static void findings_rank_by_kind_then_age(void **state)
 	assert_true(found);
 	assert_string_equal(top.title, "c1");
 	finding_release(&top);
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 5), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(open, 3);
+	finding_free(v, n);
 	ctx_release(&ctx);
 }
 
