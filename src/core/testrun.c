@@ -158,18 +158,20 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
 
 /*
  * Indexed, never a scan of the table: the environments are enumerated by
- * skipping through the index test_result_env (the next env is min(env) >
- * the last), each one's latest row is the last entry of its (env, at,
- * rowid) range, and only that commit's classes are summed, through the
- * primary key (commit_id, env, class).
+ * skipping through the index test_result_env (the next env is the first
+ * entry after the last one; ORDER BY ... LIMIT 1, as min() with a WHERE
+ * would read on to the end of the index), each one's latest row is the
+ * last entry of its (env, at, rowid) range, and only that commit's
+ * classes are summed, through the primary key (commit_id, env, class).
  */
 static const char baseline_sql[] =
 	"WITH RECURSIVE envs(env) AS ("
 	" SELECT CASE WHEN ?1 IS NULL"
-	"  THEN (SELECT min(env) FROM test_result)"
+	"  THEN (SELECT env FROM test_result ORDER BY env LIMIT 1)"
 	"  ELSE (SELECT env FROM test_result WHERE env = ?1 LIMIT 1) END"
 	" UNION ALL"
-	" SELECT (SELECT min(t.env) FROM test_result t WHERE t.env > envs.env)"
+	" SELECT (SELECT t.env FROM test_result t WHERE t.env > envs.env"
+	"  ORDER BY t.env LIMIT 1)"
 	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL),"
 	"latest AS (SELECT env, (SELECT t.rowid FROM test_result t"
 	"  WHERE t.env = envs.env ORDER BY t.at DESC, t.rowid DESC LIMIT 1)"
