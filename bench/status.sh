@@ -216,6 +216,10 @@ INSERT INTO test_result
 SELECT printf('%040d', i / 1000), printf('%016d', (i / 100) % 10),
 	'uk.ac.manchester.tornado.unittests.Test' || (i % 100), 10, i % 2, 0,
 	0, 'tornado-test', '2026-11-29T12:00:00Z' FROM n;
+-- the totals `tests import` keeps beside the rows
+INSERT INTO test_total SELECT commit_id, env, sum(passed), sum(failed),
+	sum(skipped), sum(unsupported), count(*), max(at) FROM test_result
+	GROUP BY commit_id, env ORDER BY max(rowid);
 -- what resume reads besides: a PR per stacked branch, an A/B run
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
 INSERT INTO pr SELECT printf('stack/%02d', i), 1000 + i,

@@ -18,6 +18,7 @@
 #include "core/testrun.h"
 #include "io/signature.h"
 #include "util/strvec.h"
+#include "util/trace.h"
 #include "util/xalloc.h"
 
 static void add_str(cJSON *o, const char *key, const char *v)
@@ -408,8 +409,10 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	int rc;
 
 	*out = NULL;
+	trace_printf("resume: status");
 	if ((rc = status_collect(&st, ctx)) < 0)
 		return rc;
+	trace_printf("resume: baselines, the A/B table, floors");
 	floors.by_env = cJSON_CreateObject();
 	j = cJSON_CreateObject();
 	add_num(j, "v", 1);
@@ -418,11 +421,13 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	if ((rc = add_baseline(j, ctx, &floors, &local)) < 0 ||
 	    (rc = add_table(j, ctx, &st, &floors, &local)) < 0)
 		goto out;
+	trace_printf("resume: records");
 	add_records(j, &st, &local);
 	add_stashes(j, &st, &local);
 	add_unfinished(j, &st, &local);
 	add_local(j, &local);
 	cJSON_AddNullToObject(j, "saved");
+	trace_printf("resume: gathered");
 	*out = j;
 	j = NULL;
 out:

@@ -115,6 +115,26 @@ int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+	/* the totals the baselines read, replaced as a whole: a new row, so
+	 * the newest import is also the row written last */
+	if ((rc = db_prepare(&st, db,
+			     "INSERT OR REPLACE INTO test_total"
+			     " SELECT commit_id, env, sum(passed), sum(failed),"
+			     " sum(skipped), sum(unsupported), count(*), ?3"
+			     " FROM test_result WHERE commit_id = ?1"
+			     " AND env = ?2 GROUP BY commit_id, env",
+			     &ctx->err)) < 0)
+		goto rollback;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+		rc = error_sqlite(&ctx->err, db, rc,
+				  "cannot store the test totals");
+		goto rollback;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
 	if ((rc = db_commit(db, &ctx->err)) < 0)
 		goto rollback;
 	*out = n;
@@ -157,30 +177,27 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
 }
 
 /*
- * Indexed, never a scan of the table: the environments are enumerated by
- * skipping through the index test_result_env (the next env is the first
+ * Indexed, one row per environment: the environments are enumerated by
+ * skipping through the index test_total_env (the next env is the first
  * entry after the last one; ORDER BY ... LIMIT 1, as min() with a WHERE
- * would read on to the end of the index), each one's latest row is the
- * last entry of its (env, at, rowid) range, and only that commit's
- * classes are summed, through the primary key (commit_id, env, class).
+ * would read on to the end of the index), and each one's latest import is
+ * the last entry of its (env, at, rowid) range.
  */
 static const char baseline_sql[] =
 	"WITH RECURSIVE envs(env) AS ("
 	" SELECT CASE WHEN ?1 IS NULL"
-	"  THEN (SELECT env FROM test_result ORDER BY env LIMIT 1)"
-	"  ELSE (SELECT env FROM test_result WHERE env = ?1 LIMIT 1) END"
+	"  THEN (SELECT env FROM test_total ORDER BY env LIMIT 1)"
+	"  ELSE (SELECT env FROM test_total WHERE env = ?1 LIMIT 1) END"
 	" UNION ALL"
-	" SELECT (SELECT t.env FROM test_result t WHERE t.env > envs.env"
+	" SELECT (SELECT t.env FROM test_total t WHERE t.env > envs.env"
 	"  ORDER BY t.env LIMIT 1)"
-	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL),"
-	"latest AS (SELECT env, (SELECT t.rowid FROM test_result t"
-	"  WHERE t.env = envs.env ORDER BY t.at DESC, t.rowid DESC LIMIT 1)"
-	"  AS rid FROM envs WHERE env IS NOT NULL LIMIT ?2)"
-	" SELECT l.env, r.commit_id, r.at, sum(t.passed), sum(t.failed),"
-	"  sum(t.skipped), sum(t.unsupported), count(*)"
-	" FROM latest l JOIN test_result r ON r.rowid = l.rid"
-	"  JOIN test_result t ON t.commit_id = r.commit_id AND t.env = l.env"
-	" GROUP BY l.env ORDER BY l.env";
+	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL)"
+	" SELECT t.env, t.commit_id, t.at, t.passed, t.failed, t.skipped,"
+	"  t.unsupported, t.classes"
+	" FROM envs e JOIN test_total t ON t.rowid = (SELECT x.rowid"
+	"  FROM test_total x WHERE x.env = e.env"
+	"  ORDER BY x.at DESC, x.rowid DESC LIMIT 1)"
+	" WHERE e.env IS NOT NULL ORDER BY t.env LIMIT ?2";
 
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		     const char *env, size_t limit)

@@ -107,7 +107,7 @@ static void migrates_from_version_2(void **state)
 		db_exec(db,
 			"INSERT INTO pr VALUES ('b1', 7, 'open', 'develop', "
 			"NULL, 'now');"
-			"DROP TABLE resume_pointer;"
+			"DROP TABLE resume_pointer; DROP TABLE test_total;"
 			"DROP TABLE test_result; DROP TABLE finding;"
 			" DROP TABLE hypothesis;"
 			" DROP TABLE http_cache; DROP TABLE ab_run;"
@@ -139,8 +139,8 @@ static void migrates_from_version_2(void **state)
 	db_close(db);
 }
 
-/* the last step adds resume_pointer (saved resume pointers) and keeps the
- * records */
+/* the last step adds resume_pointer (saved resume pointers) and the test
+ * totals, filled from the test results, and keeps the records */
 static void migrates_to_resume_pointers(void **state)
 {
 	struct error err = ERROR_INIT;
@@ -155,9 +155,13 @@ static void migrates_to_resume_pointers(void **state)
 		 db_schema_version() - 1);
 	assert_int_equal(
 		db_exec(db,
-			"DROP TABLE resume_pointer;"
+			"DROP TABLE resume_pointer; DROP TABLE test_total;"
 			"INSERT INTO finding (kind, title, state, created_at)"
-			" VALUES ('crash', 't', 'open', 'now');",
+			" VALUES ('crash', 't', 'open', 'now');"
+			"INSERT INTO test_result VALUES ('c1', 'e', 'k', 1, 2,"
+			" 0, 0, 'junit', 't1'), ('c1', 'e', 'l', 3, 0, 0, 1,"
+			" 'junit', 't2'), ('c2', 'e', 'k', 5, 0, 0, 0,"
+			" 'junit', 't0');",
 			&err),
 		0);
 	assert_int_equal(db_exec(db, bump, &err), 0);
@@ -174,6 +178,22 @@ static void migrates_to_resume_pointers(void **state)
 			&err),
 		0);
 	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	/* the totals of the rows there were, in the order of their import */
+	assert_int_equal(
+		db_exec(db,
+			"DELETE FROM test_total WHERE rowid = 1 AND"
+			" commit_id = 'c1' AND passed = 4 AND failed = 2 AND"
+			" unsupported = 1 AND classes = 2 AND at = 't2';"
+			"DELETE FROM test_total WHERE rowid = 2 AND"
+			" commit_id = 'c2' AND passed = 5;",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	assert_int_equal(
+		db_exec(db, "DELETE FROM test_total WHERE commit_id = 'c1'",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 0);
 	db_close(db);
 }
 
