@@ -1,7 +1,8 @@
 #!/bin/bash
-# How long `git campaign status` takes on a repository of realistic size,
-# side by side with `git rev-parse HEAD` (the cost of any git command) and
-# `git campaign --version` (the cost of starting our binary, no work).
+# How long `git campaign status` and `git campaign resume` take on a
+# repository of realistic size, side by side with `git rev-parse HEAD` (the
+# cost of any git command) and `git campaign --version` (the cost of
+# starting our binary, no work).
 #
 # usage: bench/status.sh [BIN_DIR] [RUNS]
 #   BIN_DIR  the folder that holds git-campaign (default: build/ of this
@@ -195,7 +196,7 @@ git campaign init bench --base main >/dev/null
 # (one marked next), 1,000 findings, 100,000 test rows (100 commits x 10
 # machines x 100 classes)
 command -v sqlite3 >/dev/null || die "sqlite3 is needed to fill the database"
-say "adding 1,000 hypotheses, 1,000 findings, 100,000 test rows"
+say "adding 1,000 hypotheses, 1,000 findings, 100,000 test rows, 10 PRs, an A/B"
 sqlite3 "$(git rev-parse --git-common-dir)/campaign/campaign.db" <<'SQL'
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
@@ -215,6 +216,31 @@ INSERT INTO test_result
 SELECT printf('%040d', i / 1000), printf('%016d', (i / 100) % 10),
 	'uk.ac.manchester.tornado.unittests.Test' || (i % 100), 10, i % 2, 0,
 	0, 'tornado-test', '2026-11-29T12:00:00Z' FROM n;
+-- the totals `tests import` keeps beside the rows
+INSERT INTO test_total SELECT commit_id, env, sum(passed), sum(failed),
+	sum(skipped), sum(unsupported), count(*), max(at) FROM test_result
+	GROUP BY commit_id, env ORDER BY max(rowid);
+-- what resume reads besides: a PR per stacked branch, an A/B run
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+INSERT INTO pr SELECT printf('stack/%02d', i), 1000 + i,
+	CASE WHEN i < 3 THEN 'merged' ELSE 'open' END, 'main', NULL,
+	'2026-11-29T12:00:00Z' FROM n;
+INSERT INTO ab_run VALUES (1, '2026-11-29T20:40:00Z', 'worktree',
+	'./saxpy 100000 512', 'faster 0.494', 0, json_object('invalid', json('false'),
+	'a', 'HEAD (0123456789ab)', 'b', 'working tree', 'mode', 'worktree',
+	'order', 'abba', 'n', 5, 'warmup', 1, 'metric', 'wall',
+	'env', '0000000000000003', 'config', json_object(), 'unit', 's',
+	'better', 'lower', 'warnings', json_array(),
+	'workloads', json_array(
+		json_object('workload', './saxpy 100000 512', 'control', json('false'),
+		'a', json_array(17.4, 17.5, 17.46, 17.3, 17.6),
+		'b', json_array(8.6, 8.62, 8.7, 8.5, 8.61), 'ratio', 0.494,
+		'ci_low', 0.49, 'ci_high', 0.5, 'p', 0.0079, 'verdict', 'faster'),
+		json_object('workload', './saxpy 2000 16777216', 'control', json('true'),
+		'a', json_array(3.1, 3.2, 3.1, 3.15, 3.1),
+		'b', json_array(3.1, 3.1, 3.2, 3.12, 3.1), 'ratio', 1.0,
+		'ci_low', 0.98, 'ci_high', 1.02, 'p', 0.8, 'verdict', 'steady'))),
+	'');
 COMMIT;
 SQL
 
@@ -222,6 +248,8 @@ nbranches=$(git for-each-ref refs/heads | wc -l)
 ncommits=$(git rev-list --all | wc -l)
 say "what is measured: git campaign status in $REPO on '$CURRENT'"
 git campaign status | sed 's/^/    /' >&2
+say "what is measured: git campaign resume"
+git campaign resume | sed 's/^/    /' >&2
 git campaign status --short | grep -q ' restack:1\b' ||
 	say "warning: status does not show one branch to restack; the" \
 		"stack is not what this benchmark means to measure"
@@ -237,9 +265,11 @@ use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC);
 my ($runs, $warmup) = splice(@ARGV, 0, 2);
 my @cmds = (
 	[ "git campaign status",    [qw(git campaign status)] ],
+	[ "git campaign resume",    [qw(git campaign resume)] ],
 	[ "git rev-parse HEAD",     [qw(git rev-parse HEAD)] ],
 	[ "git campaign --version", [qw(git campaign --version)] ],
 	[ "git-campaign status",    [qw(git-campaign status)] ],
+	[ "git-campaign resume",    [qw(git-campaign resume)] ],
 );
 
 # one run: fork, exec with stdout on /dev/null, wait; wall time in ms
@@ -291,11 +321,16 @@ for my $i (0 .. $#cmds) {
 	printf "%-24s %8.2f %8.2f %8.2f\n", $cmds[$i][0], $med[$i],
 	    pct(0.1, @v), pct(0.9, @v);
 }
-printf "ratio status/rev-parse: %.2f (target <= 2)\n", $med[0] / $med[1];
+printf "ratio status/rev-parse: %.2f (target <= 2)\n", $med[0] / $med[2];
+printf "ratio resume/rev-parse: %.2f (target <= 2)\n", $med[1] / $med[2];
 printf "ratio version/rev-parse: %.2f (the floor: starting the binary)\n",
-    $med[2] / $med[1];
+    $med[3] / $med[2];
 printf "ratio direct status/rev-parse: %.2f (git-campaign run without git)\n",
-    $med[3] / $med[1];
+    $med[4] / $med[2];
+printf "ratio direct resume/rev-parse: %.2f (git-campaign run without git)\n",
+    $med[5] / $med[2];
+printf "work beyond starting the binary: status %.2f ms, resume %.2f ms\n",
+    $med[0] - $med[3], $med[1] - $med[3];
 '
 echo "git campaign status benchmark: $ncommits commits, $nbranches branches," \
 	"$FILES files, 2 named stashes, on '$CURRENT' ($(git --version)," \

@@ -41,6 +41,8 @@ static const struct command commands[] = {
 	{"ncu", cmd_ncu,
 	 "one named kernel under Nsight Compute, classified and recorded"},
 	{"pr", cmd_pr, "a PR's body from the branch's records, and its lint"},
+	{"resume", cmd_resume,
+	 "the resume pointer: one screen to carry on from"},
 	{"scratch", cmd_scratch, "print the campaign's folder for probes"},
 	{"stack", cmd_stack,
 	 "stacked branches: new, show, restack, continue, abort, move"},

@@ -170,8 +170,10 @@ static void add_stored_floor(cJSON *j, struct ctx *ctx, const char *env)
 	struct floor_ref f;
 	cJSON *o;
 
-	if (!floor_stored(&f, ctx, env))
+	if (floor_stored(&f, ctx, env) <= 0) {
+		error_clear(&ctx->err);
 		return;
+	}
 	o = cJSON_AddObjectToObject(j, "stored_floor");
 	cJSON_AddNumberToObject(o, "launch_sync_us", f.launch_us);
 	if (f.htod_us >= 0)

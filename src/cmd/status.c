@@ -22,34 +22,6 @@ static size_t count_restack(const struct status *st)
 	return n;
 }
 
-/* "develop → a → *b*", the current branch starred, "(needs restack)" */
-static void stack_line(struct buf *out, const struct status *st)
-{
-	size_t *chain, n, i;
-
-	status_chain(&chain, &n, st, st->branch ? st->branch : "");
-	if (!st->nstack) {
-		buf_puts(out, "none");
-	} else if (!n) {
-		buf_addf(out, "%s is not stacked (%zu stacked branch%s)",
-			 st->branch ? st->branch : "HEAD", st->nstack,
-			 st->nstack == 1 ? "" : "es");
-	} else {
-		buf_puts(out, st->stack[chain[0]].parent);
-		for (i = 0; i < n; i++) {
-			const struct stack_link *l = &st->stack[chain[i]];
-			int cur = i == n - 1;
-
-			buf_addf(out, " -> %s%s%s%s", cur ? "*" : "", l->branch,
-				 cur ? "*" : "",
-				 l->parent_missing  ? " (parent gone)"
-				 : l->needs_restack ? " (needs restack)"
-						    : "");
-		}
-	}
-	free(chain);
-}
-
 static void print_text(const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
@@ -74,7 +46,7 @@ static void print_text(const struct status *st)
 			 st->behind, c->base);
 	printf("branch    %s\n", line.ptr);
 	buf_reset(&line);
-	stack_line(&line, st);
+	status_stack_line(&line, st);
 	printf("stack     %s\n", line.ptr);
 	if (restack) {
 		buf_reset(&line);
@@ -103,9 +75,9 @@ static void print_text(const struct status *st)
 	} else {
 		printf("next hypo none\n");
 	}
-	if (st->has_top_finding)
-		printf("finding   #%lld %s: %s\n", st->top_finding.id,
-		       st->top_finding.kind, st->top_finding.title);
+	if (st->nfindings)
+		printf("finding   #%lld %s: %s\n", st->findings[0].id,
+		       st->findings[0].kind, st->findings[0].title);
 	else
 		printf("finding   none\n");
 	if (st->has_umbrella_pending)
@@ -189,6 +161,15 @@ static void print_json(const struct status *st)
 				      st->stack[i].needs_restack);
 		cJSON_AddBoolToObject(e, "parent_missing",
 				      st->stack[i].parent_missing);
+		if (st->stack[i].has_pr) {
+			o = cJSON_AddObjectToObject(e, "pr");
+			cJSON_AddNumberToObject(o, "number",
+						(double)st->stack[i].pr.number);
+			cJSON_AddStringToObject(o, "state",
+						st->stack[i].pr.state);
+		} else {
+			cJSON_AddNullToObject(e, "pr");
+		}
 		cJSON_AddItemToArray(a, e);
 	}
 	a = cJSON_AddArrayToObject(j, "stashes");
@@ -219,11 +200,11 @@ static void print_json(const struct status *st)
 	} else {
 		cJSON_AddNullToObject(j, "next_hypo");
 	}
-	if (st->has_top_finding) {
+	if (st->nfindings) {
 		o = cJSON_AddObjectToObject(j, "top_finding");
-		cJSON_AddNumberToObject(o, "id", (double)st->top_finding.id);
-		cJSON_AddStringToObject(o, "kind", st->top_finding.kind);
-		cJSON_AddStringToObject(o, "title", st->top_finding.title);
+		cJSON_AddNumberToObject(o, "id", (double)st->findings[0].id);
+		cJSON_AddStringToObject(o, "kind", st->findings[0].kind);
+		cJSON_AddStringToObject(o, "title", st->findings[0].title);
 	} else {
 		cJSON_AddNullToObject(j, "top_finding");
 	}

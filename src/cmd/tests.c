@@ -28,60 +28,6 @@ SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
 SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] [--json]");
 SUB_USAGE(diff_usage, "git campaign tests diff REV_A REV_B [--env ID]");
 
-/* 1116 as "1,116" */
-static void count_str(struct buf *out, long v)
-{
-	char digits[32];
-	size_t i, len;
-
-	len = (size_t)snprintf(digits, sizeof(digits), "%ld", v < 0 ? -v : v);
-	if (v < 0)
-		buf_puts(out, "-");
-	for (i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf_puts(out, ",");
-		buf_addf(out, "%c", digits[i]);
-	}
-}
-
-static const char *id_str(const cJSON *id, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(id, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* "NVIDIA H200 · cuda · JDK 21.0.5" from the env's fingerprint */
-static void env_label(struct buf *out, struct ctx *ctx, const char *env)
-{
-	const cJSON *id, *models;
-	const char *s;
-	cJSON *j = NULL;
-	int ngpu;
-
-	if (fingerprint_load_json(&j, ctx, env) < 0) {
-		error_clear(&ctx->err);
-		buf_addf(out, "env %s", env);
-		return;
-	}
-	id = cJSON_GetObjectItem(j, "identity");
-	models = cJSON_GetObjectItem(id, "gpu_models");
-	ngpu = cJSON_GetArraySize(models);
-	if (ngpu > 1)
-		buf_addf(out, "%d× ", ngpu);
-	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
-		buf_puts(out, cJSON_GetArrayItem(models, 0)->valuestring);
-	else if ((s = id_str(id, "cpu_model")))
-		buf_puts(out, s);
-	else
-		buf_puts(out, "unknown CPU");
-	s = id_str(id, "backend");
-	buf_addf(out, " · %s", s ? s : "no backend");
-	s = id_str(id, "jdk_version");
-	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
-	cJSON_Delete(j);
-}
-
 static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *format = NULL, *rev = NULL;
@@ -130,7 +76,7 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (fingerprint_current_id(env, ctx, NULL) < 0 ||
 	    testrun_store(&n, ctx, &set, hex, env) < 0)
 		goto fail;
-	env_label(&label, ctx, env);
+	fingerprint_label(&label, ctx, env);
 	printf("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
 	       n == 1 ? "" : "es", set.format, hex, label.ptr, env);
 	goto out;
@@ -162,7 +108,7 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (k)
 		return usage_error(baseline_usage, opts, "too many arguments");
 	if (measure_cmd_campaign(ctx) < 0 ||
-	    testrun_baseline(&v, &n, ctx, env) < 0)
+	    testrun_baseline(&v, &n, ctx, env, 0) < 0)
 		return cmd_fail(ctx);
 	if (json)
 		arr = cJSON_CreateArray();
@@ -172,7 +118,7 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 			t->passed + t->failed + t->skipped + t->unsupported;
 
 		buf_reset(&line);
-		env_label(&line, ctx, t->env);
+		fingerprint_label(&line, ctx, t->env);
 		if (json) {
 			cJSON *o = cJSON_CreateObject();
 
@@ -191,16 +137,16 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 			continue;
 		}
 		buf_puts(&line, ": ");
-		count_str(&line, t->failed);
+		buf_addcount(&line, t->failed);
 		buf_puts(&line, " failed of ");
-		count_str(&line, total);
+		buf_addcount(&line, total);
 		printf("%s\n", line.ptr);
 		buf_reset(&line);
-		count_str(&line, t->passed);
+		buf_addcount(&line, t->passed);
 		buf_puts(&line, " passed, ");
-		count_str(&line, t->skipped);
+		buf_addcount(&line, t->skipped);
 		buf_puts(&line, " skipped, ");
-		count_str(&line, t->unsupported);
+		buf_addcount(&line, t->unsupported);
 		printf("    env %s, commit %.12s: %s unsupported, %ld "
 		       "class%s\n",
 		       t->env, t->commit, line.ptr, t->classes,
@@ -405,7 +351,7 @@ static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
 				  c[i][j].skipped + c[i][j].unsupported;
 		}
 	strvec_sort(&names);
-	env_label(&label, ctx, id);
+	fingerprint_label(&label, ctx, id);
 	printf("tests %.12s -> %.12s on %s (env %s)\n", hex[0], hex[1],
 	       label.ptr, id);
 	printf("failed %ld of %ld -> %ld of %ld\n", tot[0], all[0], tot[1],

@@ -203,16 +203,29 @@ int ab_abort(long long *out_id, struct ctx *ctx);
 /* The result as a Markdown table ready for a PR: an INVALID line first
  * when a control moved, the table, the sweep, warnings, n and order. */
 void ab_render_markdown(struct buf *out, const struct ab_result *r);
+/* The first part of ab_render_markdown alone: the INVALID line when a
+ * control moved, the table (one row per workload, controls included) and
+ * its configuration (metric, n, warm-up, order, mode, the env line when
+ * set, the labels), without the sweep, the reasons and the warnings. */
+void ab_render_table(struct buf *out, const struct ab_result *r);
+
+/* A/B run id as recorded in the database (table ab_run) into *out, as
+ * ab_result_from_json restores it; *at (may be NULL) gets when it ran
+ * (caller frees). GCAMP_ENOTFOUND "no A/B run #ID" when there is none. */
+int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id);
 
 /* The result as JSON (also what table ab_run keeps, column result); the
  * caller owns it. */
 cJSON *ab_result_json(const struct ab_result *r);
 
-/* Fills *out (release with ab_result_release) from JSON ab_result_json
- * made, so that a stored run renders again with ab_render_markdown: the
- * verdicts, CIs and p as stored, the summaries recomputed from the
- * samples; env_line is left NULL (see ab_describe_stored_env), a_commit and
- * b_tree zero when the JSON predates them. -1 when j is not such an object. */
+/* The inverse of ab_result_json: fills *out (release with
+ * ab_result_release) so that a stored run renders again with
+ * ab_render_markdown or ab_render_table: every workload with its samples
+ * (summaries recomputed from them), metric and unit, ratio, CI, p, verdict
+ * and reasons as stored; the sweep fit, labels, warnings, unit, metric,
+ * env, mode, order, n and warm-up. env_line is left NULL (see
+ * ab_describe_stored_env), a_commit and b_tree zero when the JSON predates
+ * them. -1 when j is not such an object. */
 int ab_result_from_json(struct ab_result *out, const cJSON *j);
 
 void ab_result_release(struct ab_result *r);

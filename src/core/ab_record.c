@@ -107,7 +107,10 @@ int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx)
 	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
 	r->env_line = buf_detach(&line);
 	cJSON_Delete(fp);
-	r->has_floor = r->gpu && floor_stored(&r->floor, ctx, r->env);
+	/* the floor column is a reference beside the run's own numbers: an
+	 * index that cannot be read leaves it out, never the run */
+	r->has_floor = r->gpu && floor_stored(&r->floor, ctx, r->env) > 0;
+	error_clear(&ctx->err);
 	return 0;
 }
 

@@ -184,7 +184,7 @@ static const char *order_name(enum ab_order o)
 				      : "blocked (all A, then all B)";
 }
 
-void ab_render_markdown(struct buf *out, const struct ab_result *r)
+void ab_render_table(struct buf *out, const struct ab_result *r)
 {
 	size_t i;
 	int iters = 0;
@@ -234,6 +234,13 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		if (!strcmp(r->labels.v[i], "profiler=on"))
 			buf_puts(out, "**Profiler on**: these numbers are not "
 				      "comparable with unprofiled runs.\n");
+}
+
+void ab_render_markdown(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+
+	ab_render_table(out, r);
 	if (r->sweep.ok) {
 		const struct stats_sweep *f = &r->sweep.fit;
 
@@ -634,6 +641,10 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		struct ab_point *p = &out->points[k++];
 
 		p->workload = xstrdup(jstr_or(e, "workload", ""));
+		if ((s = jstr_or(e, "metric", NULL))) {
+			p->metric = xstrdup(s);
+			p->unit = xstrdup(jstr_or(e, "unit", ""));
+		}
 		p->control = cJSON_IsTrue(cJSON_GetObjectItem(e, "control"));
 		p->iters = isnan(jnum(e, "iters")) ? 0 : (long)jnum(e, "iters");
 		p->a = samples_from(&p->na, cJSON_GetObjectItem(e, "a"));
@@ -646,6 +657,7 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		p->cmp.ci_lo = jnum(e, "ci_low");
 		p->cmp.ci_hi = jnum(e, "ci_high");
 		p->cmp.p = jnum(e, "p");
+		p->cmp.significant = p->cmp.p < STATS_ALPHA;
 		p->cmp.median_a = p->sa.median;
 		p->cmp.median_b = p->sb.median;
 		p->verdict = intern(verdicts, jstr_or(e, "verdict", NULL));

@@ -623,3 +623,40 @@ out:
 	cJSON_Delete(arr);
 	return rc;
 }
+
+static const char *id_str(const cJSON *id, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(id, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
+{
+	const cJSON *ident, *models;
+	const char *s;
+	cJSON *j = NULL;
+	int ngpu;
+
+	if (fingerprint_load_json(&j, ctx, id) < 0) {
+		error_clear(&ctx->err);
+		buf_addf(out, "env %s", id);
+		return;
+	}
+	ident = cJSON_GetObjectItem(j, "identity");
+	models = cJSON_GetObjectItem(ident, "gpu_models");
+	ngpu = cJSON_GetArraySize(models);
+	if (ngpu > 1)
+		buf_addf(out, "%d× ", ngpu);
+	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
+		buf_puts(out, cJSON_GetArrayItem(models, 0)->valuestring);
+	else if ((s = id_str(ident, "cpu_model")))
+		buf_puts(out, s);
+	else
+		buf_puts(out, "unknown CPU");
+	s = id_str(ident, "backend");
+	buf_addf(out, " · %s", s ? s : "no backend");
+	s = id_str(ident, "jdk_version");
+	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
+	cJSON_Delete(j);
+}

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/ctx.h"
+#include "util/buf.h"
 #include "util/strvec.h"
 
 #define FINGERPRINT_ID_LEN 16
@@ -96,6 +97,13 @@ int fingerprint_current_id(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
  * the database, else from refs/campaign/env/<id>. GCAMP_ENOTFOUND when
  * neither has it. The caller frees *out with cJSON_Delete. */
 int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id);
+
+/* Appends a label for people of environment id, from its fingerprint
+ * (fingerprint_load_json): the first GPU model (with the count when
+ * several) or else the CPU model, the backend and the JDK, "NVIDIA H200 ·
+ * cuda · JDK 21.0.5"; "env ID" when the fingerprint is not known. Never
+ * fails: ctx->err is left clear. */
+void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id);
 
 /* Appends to out, sorted, the identity keys whose values differ between a
  * and b (fingerprint JSON objects, or bare identity objects); a key

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/floor.h"
 
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,35 +356,60 @@ cJSON *floor_to_json(const struct floor_result *r)
 	return o;
 }
 
-/* The newest value of metric for env and device 0, or -1 */
-static double stored(struct ctx *ctx, const char *env, const char *metric,
-		     char commit[41])
+/* the newest value of metric for env: 1 found, 0 none, or an error */
+static int stored_value(double *v, char *commit, char *at, struct db *db,
+			const char *metric, const char *env, struct error *err)
 {
-	struct strvec config = STRVEC_INIT;
-	struct measure_log_opts o = {metric, NULL, env, NULL, &config, 0};
-	struct measure_series s;
-	double v = -1;
+	sqlite3_stmt *st = NULL;
+	int rc = db_prepare(&st, db,
+			    "SELECT value, commit_id, at FROM measurement"
+			    " WHERE metric = ?1 AND env = ?2"
+			    "  AND json_extract(config, '$.kind') = 'floor'"
+			    "  AND json_extract(config, '$.device') = '0'"
+			    " ORDER BY at DESC, id DESC LIMIT 1",
+			    err);
 
-	strvec_push(&config, "device=0");
-	strvec_push(&config, "kind=floor");
-	if (measure_log(&s, ctx, &o) == 0) {
-		if (s.npts) {
-			v = s.pts[0].value;
-			git_oid_tostr(commit, 41, &s.pts[0].commit);
-		}
-		measure_series_release(&s);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const unsigned char *c = sqlite3_column_text(st, 1);
+		const unsigned char *a = sqlite3_column_text(st, 2);
+
+		*v = sqlite3_column_double(st, 0);
+		if (commit)
+			snprintf(commit, 41, "%s", c ? (const char *)c : "");
+		if (at)
+			snprintf(at, 32, "%s", a ? (const char *)a : "");
+		rc = 1;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = error_sqlite(err, db, rc, "cannot read the stored floor");
 	}
-	error_clear(&ctx->err);
-	strvec_clear(&config);
-	return v;
+	sqlite3_finalize(st);
+	return rc;
 }
 
 int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env)
 {
-	char c2[41];
+	struct db *db;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	out->launch_us = stored(ctx, env, "floor.launch_sync", out->commit);
-	out->htod_us = stored(ctx, env, "floor.htod_24B", c2);
-	return out->launch_us >= 0;
+	out->launch_us = out->htod_us = -1;
+	rc = ctx_db(&db, ctx, 0);
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	if (rc < 0 || (rc = measure_index_update(ctx)) < 0 ||
+	    (rc = stored_value(&out->launch_us, out->commit, out->at, db,
+			       "floor.launch_sync", env, &ctx->err)) <= 0)
+		return rc;
+	rc = stored_value(&out->htod_us, NULL, NULL, db, "floor.htod_24B", env,
+			  &ctx->err);
+	return rc < 0 ? rc : 1;
 }

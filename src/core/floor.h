@@ -78,13 +78,16 @@ struct floor_ref {
 	double launch_us; /* floor.launch_sync, median; < 0: none stored */
 	double htod_us;	  /* floor.htod_24B; < 0: none stored */
 	char commit[41];  /* where launch_us was stored */
+	char at[32];	  /* when it was measured */
 };
 
 /*
- * The newest floor of device 0 stored for env (records with config
- * kind=floor) on HEAD's first-parent history. 1 when there is one, 0 when
- * not: no campaign, no commit and no floor are no errors, and ctx->err is
- * left clear. out->launch_us and htod_us are -1 when not stored.
+ * The newest floor of device 0 stored for env (records floor.launch_sync
+ * and floor.htod_24B whose config holds kind=floor and device=0), from the
+ * measurement index brought up to date first (measure_index_update): a
+ * floor belongs to the machine, whichever commit it was measured on.
+ * Indexed on (metric, env). 1 when there is one, 0 when not (no database
+ * is no error), or a negative error.
  */
 int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env);
 

@@ -453,14 +453,64 @@ int finding_list(struct finding **out, size_t *n, struct ctx *ctx)
 		"SELECT " FINDING_COLS " FROM finding" FINDING_ORDER, 0);
 }
 
+/* Each kind's open findings, oldest first, read from the index
+ * finding_open (state, kind, created_at, id) up to the limit: the ORDER
+ * BY of FINDING_ORDER would sort every open finding first. */
+static const char open_ranked_sql[] =
+	"SELECT " FINDING_COLS " FROM ("
+	"SELECT * FROM (SELECT " FINDING_COLS ", 0 AS r FROM finding"
+	" WHERE state = 'open' AND kind = 'wrong-answer'"
+	" ORDER BY created_at, id LIMIT ?1)"
+	" UNION ALL "
+	"SELECT * FROM (SELECT " FINDING_COLS ", 1 AS r FROM finding"
+	" WHERE state = 'open' AND kind = 'crash'"
+	" ORDER BY created_at, id LIMIT ?1)"
+	" UNION ALL "
+	"SELECT * FROM (SELECT " FINDING_COLS ", 2 AS r FROM finding"
+	" WHERE state = 'open' AND kind = 'slow'"
+	" ORDER BY created_at, id LIMIT ?1)"
+	") ORDER BY r, created_at, id LIMIT ?1";
+
+int finding_open_ranked(struct finding **out, size_t *n, size_t *open,
+			struct ctx *ctx, size_t limit)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	*open = 0;
+	rc = finding_query(out, n, ctx, open_ranked_sql,
+			   limit ? (long long)limit : 1);
+	if (rc < 0 || !*n)
+		return rc;
+	/* the database is open: finding_query found rows in it */
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "SELECT count(*) FROM finding"
+			     " WHERE state = 'open'",
+			     &ctx->err)) < 0)
+		goto fail;
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+		rc = error_sqlite(&ctx->err, db, rc,
+				  "cannot count the findings");
+		goto fail;
+	}
+	*open = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	finding_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return rc;
+}
+
 int finding_top(struct finding *out, int *found, struct ctx *ctx)
 {
 	struct finding *v = NULL;
-	size_t n = 0;
-	int rc = finding_query(&v, &n, ctx,
-			       "SELECT " FINDING_COLS " FROM finding WHERE "
-			       "state = 'open'" FINDING_ORDER " LIMIT 1",
-			       0);
+	size_t n = 0, open;
+	int rc = finding_open_ranked(&v, &n, &open, ctx, 1);
 
 	memset(out, 0, sizeof(*out));
 	*found = rc == 0 && n > 0;

@@ -78,6 +78,12 @@ int finding_list(struct finding **out, size_t *n, struct ctx *ctx);
 int finding_close(struct ctx *ctx, long long id, long pr);
 /* The top open finding by rank into *out, *found 0 when none. */
 int finding_top(struct finding *out, int *found, struct ctx *ctx);
+/* The first limit (> 0) open findings by rank, as finding_list orders
+ * them, in *out (caller frees with finding_free), *n of them; *open gets
+ * how many are open in all. Indexed: reads at most limit rows of each
+ * kind. None without a database. */
+int finding_open_ranked(struct finding **out, size_t *n, size_t *open,
+			struct ctx *ctx, size_t limit);
 void finding_release(struct finding *f);
 void finding_free(struct finding *v, size_t n);
 

@@ -22,7 +22,7 @@ void status_release(struct status *st)
 	free(st->last_ab.workload);
 	free(st->last_ab.verdict);
 	hypo_release(&st->next_hypo);
-	finding_release(&st->top_finding);
+	finding_free(st->findings, st->nfindings);
 	for (i = 0; i < st->nstack; i++) {
 		free(st->stack[i].branch);
 		free(st->stack[i].parent);
@@ -180,6 +180,25 @@ static int collect_last_ab(struct last_ab *out, struct db *db,
 	return rc;
 }
 
+/* each stacked branch's PR from the cache; a database from before the
+ * cache has none */
+static int collect_prs(struct status *st, struct db *db, struct error *err)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < st->nstack; i++) {
+		rc = prcache_lookup(&st->stack[i].pr, db_handle(db),
+				    st->stack[i].branch, err);
+		if (rc == GCAMP_ENOTFOUND)
+			continue;
+		if (rc < 0)
+			return rc;
+		st->stack[i].has_pr = 1;
+	}
+	return 0;
+}
+
 int status_collect(struct status *out, struct ctx *ctx)
 {
 	git_repository *repo;
@@ -222,10 +241,12 @@ int status_collect(struct status *out, struct ctx *ctx)
 	if (rc < 0 ||
 	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
 		    0 ||
+	    (rc = collect_prs(out, db, &ctx->err)) < 0 ||
 	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo, ctx)) < 0 ||
-	    (rc = finding_top(&out->top_finding, &out->has_top_finding, ctx)) <
-		    0 ||
+	    (rc = finding_open_ranked(&out->findings, &out->nfindings,
+				      &out->open_findings, ctx,
+				      STATUS_FINDINGS)) < 0 ||
 	    (rc = umbrella_pending(&out->umbrella_pending, ctx)) < 0)
 		goto fail;
 	out->has_umbrella_pending = rc;
@@ -269,4 +290,31 @@ void status_chain(size_t **out, size_t *out_n, const struct status *st,
 	}
 	*out = chain;
 	*out_n = n;
+}
+
+void status_stack_line(struct buf *out, const struct status *st)
+{
+	size_t *chain, n, i;
+
+	status_chain(&chain, &n, st, st->branch ? st->branch : "");
+	if (!st->nstack) {
+		buf_puts(out, "none");
+	} else if (!n) {
+		buf_addf(out, "%s is not stacked (%zu stacked branch%s)",
+			 st->branch ? st->branch : "HEAD", st->nstack,
+			 st->nstack == 1 ? "" : "es");
+	} else {
+		buf_puts(out, st->stack[chain[0]].parent);
+		for (i = 0; i < n; i++) {
+			const struct stack_link *l = &st->stack[chain[i]];
+			int cur = i == n - 1;
+
+			buf_addf(out, " -> %s%s%s%s", cur ? "*" : "", l->branch,
+				 cur ? "*" : "",
+				 l->parent_missing  ? " (parent gone)"
+				 : l->needs_restack ? " (needs restack)"
+						    : "");
+		}
+	}
+	free(chain);
 }

@@ -10,18 +10,25 @@
 #include "core/journal.h"
 #include "core/records.h"
 #include "core/umbrella.h"
+#include "io/prcache.h"
+#include "util/buf.h"
 
 struct stack_link {
 	char *branch;
 	char *parent;
 	int needs_restack;  /* the parent moved since campaignParentTip */
 	int parent_missing; /* the parent branch no longer exists */
+	int has_pr;	    /* the PR cache has the branch's PR */
+	struct pr_cached pr;
 };
 
 struct named_stash {
 	char *name;  /* "ab/3" for refs/campaign/stash/ab/3 */
 	char id[41]; /* the stash commit */
 };
+
+/* The open findings status_collect reads, at most */
+#define STATUS_FINDINGS 5
 
 /* The last A/B run, from the database table ab_run. */
 struct last_ab {
@@ -46,9 +53,11 @@ struct status {
 	size_t nops;
 	struct last_ab last_ab;
 	int has_next_hypo;
-	struct hypo next_hypo; /* the hypothesis marked next */
-	int has_top_finding;
-	struct finding top_finding; /* the top open finding by rank */
+	struct hypo next_hypo;	  /* the hypothesis marked next */
+	struct finding *findings; /* open findings by rank, the top first,
+				   * at most STATUS_FINDINGS */
+	size_t nfindings;
+	size_t open_findings; /* open findings in all */
 	int has_umbrella_pending;
 	/* an automatic update of the umbrella GitHub did not take yet */
 	struct umbrella_pending umbrella_pending;
@@ -64,5 +73,11 @@ void status_release(struct status *st);
  * 0 when branch is not stacked. A cycle stops the walk. */
 void status_chain(size_t **out, size_t *out_n, const struct status *st,
 		  const char *branch);
+
+/* Appends the stack line of the current branch: "develop -> a -> *b*"
+ * (the current branch starred, "(needs restack)" or "(parent gone)" after
+ * a branch), "none" without a stack, or "b is not stacked (3 stacked
+ * branches)". */
+void status_stack_line(struct buf *out, const struct status *st);
 
 #endif

@@ -115,6 +115,26 @@ int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+	/* the totals the baselines read, replaced as a whole: a new row, so
+	 * the newest import is also the row written last */
+	if ((rc = db_prepare(&st, db,
+			     "INSERT OR REPLACE INTO test_total"
+			     " SELECT commit_id, env, sum(passed), sum(failed),"
+			     " sum(skipped), sum(unsupported), count(*), ?3"
+			     " FROM test_result WHERE commit_id = ?1"
+			     " AND env = ?2 GROUP BY commit_id, env",
+			     &ctx->err)) < 0)
+		goto rollback;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+		rc = error_sqlite(&ctx->err, db, rc,
+				  "cannot store the test totals");
+		goto rollback;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
 	if ((rc = db_commit(db, &ctx->err)) < 0)
 		goto rollback;
 	*out = n;
@@ -156,8 +176,31 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
 	free(v);
 }
 
+/*
+ * Indexed, one row per environment: the environments are enumerated by
+ * skipping through the index test_total_env (the next env is the first
+ * entry after the last one; ORDER BY ... LIMIT 1, as min() with a WHERE
+ * would read on to the end of the index), and each one's latest import is
+ * the last entry of its (env, at, rowid) range.
+ */
+static const char baseline_sql[] =
+	"WITH RECURSIVE envs(env) AS ("
+	" SELECT CASE WHEN ?1 IS NULL"
+	"  THEN (SELECT env FROM test_total ORDER BY env LIMIT 1)"
+	"  ELSE (SELECT env FROM test_total WHERE env = ?1 LIMIT 1) END"
+	" UNION ALL"
+	" SELECT (SELECT t.env FROM test_total t WHERE t.env > envs.env"
+	"  ORDER BY t.env LIMIT 1)"
+	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL)"
+	" SELECT t.env, t.commit_id, t.at, t.passed, t.failed, t.skipped,"
+	"  t.unsupported, t.classes"
+	" FROM envs e JOIN test_total t ON t.rowid = (SELECT x.rowid"
+	"  FROM test_total x WHERE x.env = e.env"
+	"  ORDER BY x.at DESC, x.rowid DESC LIMIT 1)"
+	" WHERE e.env IS NOT NULL ORDER BY t.env LIMIT ?2";
+
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
-		     const char *env)
+		     const char *env, size_t limit)
 {
 	sqlite3_stmt *st = NULL;
 	struct db *db;
@@ -168,21 +211,9 @@ int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 	*n = 0;
 	if ((rc = open_read(&db, ctx)) < 0 || !db)
 		return rc;
-	/* the latest import of an env is its row written last: a bare column
-	 * beside max() comes from that row */
-	rc = db_prepare(
-		&st, db,
-		"WITH latest AS (SELECT env, commit_id, at, max(rowid)"
-		"  FROM test_result WHERE ?1 IS NULL OR env = ?1"
-		"  GROUP BY env)"
-		" SELECT l.env, l.commit_id, l.at, sum(t.passed),"
-		"  sum(t.failed), sum(t.skipped), sum(t.unsupported), count(*)"
-		" FROM latest l JOIN test_result t"
-		"  ON t.env = l.env AND t.commit_id = l.commit_id"
-		" GROUP BY l.env ORDER BY l.env",
-		&ctx->err);
-	if (rc < 0)
+	if ((rc = db_prepare(&st, db, baseline_sql, &ctx->err)) < 0)
 		return rc;
+	sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
 	if (env)
 		sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

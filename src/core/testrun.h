@@ -29,15 +29,19 @@ struct testrun_total {
 /* Stores the per-class counts of set (tests.passed, tests.failed and
  * tests.errored as failed, tests.skipped, tests.unsupported, each record's
  * config class=) for commit (40 hex) and env, replacing earlier counts of
- * the same classes there; *out is the number of classes. GCAMP_EUSAGE when
- * set holds no per-class test counts. Creates the database when missing. */
+ * the same classes there, and the commit's totals in env (table
+ * test_total) in the same transaction; *out is the number of classes.
+ * GCAMP_EUSAGE when set holds no per-class test counts. Creates the database
+ * when missing. */
 int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 		  const char *commit, const char *env);
 /* Per environment (only env when not NULL), the totals of its latest
- * imported commit, by env id; none without a database. Caller frees with
- * testrun_totals_free. */
+ * imported commit (the one imported last: latest `at`, then the import
+ * written last), by env id, at most limit of them (0: all); none without
+ * a database. Reads one row of test_total (kept by testrun_store) per
+ * environment. Caller frees with testrun_totals_free. */
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
-		     const char *env);
+		     const char *env, size_t limit);
 void testrun_totals_free(struct testrun_total *v, size_t n);
 /* The classes of commit in env, by name. Caller frees with
  * testrun_classes_free. */

@@ -82,6 +82,8 @@ enum umbrella_auto_outcome {
 	UMBRELLA_AUTO_UNCHANGED, /* it shows this already: no request */
 	UMBRELLA_AUTO_SENT,	 /* synced (changed says whether PATCHed) */
 	UMBRELLA_AUTO_QUEUED,	 /* GitHub did not take it: queued, why says */
+	UMBRELLA_AUTO_STILL_QUEUED, /* the queued update failed once more */
+	UMBRELLA_AUTO_WAITING, /* queued and tried too recently: no request */
 };
 
 struct umbrella_auto {
@@ -99,9 +101,13 @@ struct umbrella_auto {
  * was last given or an update is queued, runs umbrella_sync. Any failure
  * (GitHub unreachable, no token, a refusal) queues the update in the
  * database's umbrella_state for the next command or umbrella sync to send;
- * it never fails the command. Returns out->outcome (never < 0) and leaves
- * ctx->err clear; the caller tells the user about UMBRELLA_AUTO_QUEUED
- * (cmd_umbrella_auto in src/cmd/cmd.h does).
+ * it never fails the command. A queued update is tried again only after a
+ * back-off (30 s after the first failure, doubling up to an hour; until
+ * then UMBRELLA_AUTO_WAITING, no request), so that commands stay fast
+ * while GitHub is out of reach. Returns out->outcome (never < 0) and
+ * leaves ctx->err clear; the caller tells the user about a new failure,
+ * UMBRELLA_AUTO_QUEUED (cmd_umbrella_auto in src/cmd/cmd.h does); status
+ * shows the queued one.
  */
 int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx);
 

@@ -46,12 +46,14 @@ static int queue(struct ctx *ctx, long issue, const char *why)
 {
 	return write_state(ctx,
 			   "INSERT INTO umbrella_state (issue, pending_since,"
-			   " tries, error) VALUES (?1, "
-			   "strftime('%Y-%m-%dT%H:%M:%SZ'), 1, ?2) "
+			   " tries, error, last_try) VALUES (?1, "
+			   "strftime('%Y-%m-%dT%H:%M:%SZ'), 1, ?2, "
+			   "strftime('%Y-%m-%dT%H:%M:%SZ')) "
 			   "ON CONFLICT (issue) DO UPDATE SET pending_since "
 			   "= coalesce(pending_since, "
 			   "excluded.pending_since), tries = tries + 1, "
-			   "error = excluded.error",
+			   "error = excluded.error, last_try = "
+			   "excluded.last_try",
 			   issue, why, "cannot queue the update of umbrella");
 }
 
@@ -88,27 +90,37 @@ int umbrella_pending(struct umbrella_pending *out, struct ctx *ctx)
 	return rc;
 }
 
-/* 1 when issue was last given section and nothing is queued for it */
-static int up_to_date(struct ctx *ctx, long issue, const char *section)
+/* What the state of issue says before a try: *same when it was last given
+ * section and nothing is queued; *pending when an update is queued; *wait
+ * when that update was tried too recently to try again now (30 s after the
+ * first failure, doubling up to an hour, so that commands stay fast while
+ * GitHub is out of reach) */
+static void state_of(int *same, int *pending, int *wait, struct ctx *ctx,
+		     long issue, const char *section)
 {
 	sqlite3_stmt *st = NULL;
 	struct db *db;
-	int same = 0;
 
+	*same = *pending = *wait = 0;
 	if (ctx_db(&db, ctx, 0) < 0 ||
 	    db_prepare(&st, db,
-		       "SELECT section = ?2 AND pending_since IS NULL "
+		       "SELECT section = ?2 AND pending_since IS NULL, "
+		       "pending_since IS NOT NULL, "
+		       "unixepoch('now') - unixepoch(last_try) < "
+		       "min(3600, 15 << min(tries, 8)) "
 		       "FROM umbrella_state WHERE issue = ?1",
 		       &ctx->err) < 0) {
 		error_clear(&ctx->err);
-		return 0;
+		return;
 	}
 	sqlite3_bind_int64(st, 1, issue);
 	sqlite3_bind_text(st, 2, section, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		same = sqlite3_column_int(st, 0) == 1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*same = sqlite3_column_int(st, 0) == 1;
+		*pending = sqlite3_column_int(st, 1) == 1;
+		*wait = *pending && sqlite3_column_int(st, 2) == 1;
+	}
 	sqlite3_finalize(st);
-	return same;
 }
 
 int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
@@ -118,7 +130,7 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 	struct github *gh = NULL;
 	struct buf section = BUF_INIT;
 	struct db *db = NULL;
-	int rc;
+	int rc, same, pending = 0, wait;
 
 	memset(out, 0, sizeof(*out));
 	if (campaign_load(&c, ctx) < 0) {
@@ -131,8 +143,15 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 	out->outcome = UMBRELLA_AUTO_UNCHANGED;
 	if ((rc = umbrella_render(&section, ctx, &c, 20)) < 0)
 		goto queue;
-	if (up_to_date(ctx, c.umbrella, section.ptr)) {
+	state_of(&same, &pending, &wait, ctx, c.umbrella, section.ptr);
+	if (same) {
 		trace_printf("umbrella: #%ld shows this already", c.umbrella);
+		goto out;
+	}
+	if (wait) {
+		trace_printf("umbrella: #%ld queued, tried too recently",
+			     c.umbrella);
+		out->outcome = UMBRELLA_AUTO_WAITING;
 		goto out;
 	}
 	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
@@ -143,7 +162,8 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 	out->changed = r.changed;
 	goto out;
 queue:
-	out->outcome = UMBRELLA_AUTO_QUEUED;
+	out->outcome =
+		pending ? UMBRELLA_AUTO_STILL_QUEUED : UMBRELLA_AUTO_QUEUED;
 	snprintf(out->why, sizeof(out->why), "%s", ctx->err.msg);
 	error_clear(&ctx->err);
 	if (queue(ctx, c.umbrella, out->why) < 0) {

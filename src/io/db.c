@@ -164,14 +164,47 @@ static const char *const migrations[] = {
 	") STRICT;"
 	"CREATE INDEX test_result_env ON test_result(env, at);",
 	/* 6: the umbrella issue's automatic updates: the section it was last
-	 * given, and an update queued while GitHub could not be reached */
+	 * given, and an update queued while GitHub could not be reached (when
+	 * it was last tried, for the back-off) */
 	"CREATE TABLE umbrella_state ("
 	"  issue INTEGER PRIMARY KEY,"
 	"  section TEXT,"
 	"  pending_since TEXT,"
 	"  tries INTEGER NOT NULL DEFAULT 0,"
-	"  error TEXT"
+	"  error TEXT,"
+	"  last_try TEXT"
 	") STRICT;",
+	/* 7: saved resume pointers (`resume --save`): the rendered text and
+	 * the data it was rendered from, with who saved it and when; the
+	 * last saved is the one with the highest id. And the test totals per
+	 * commit and env, kept by `tests import` beside the per-class rows,
+	 * so that a baseline reads one row per env (filled here from the
+	 * rows there are, in the order they were imported). (Step 6 belongs
+	 * to another branch; the merge puts this one after it.) */
+	"CREATE TABLE resume_pointer ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  author TEXT NOT NULL,"
+	"  branch TEXT,"
+	"  head TEXT,"
+	"  text TEXT NOT NULL,"
+	"  data TEXT NOT NULL"
+	") STRICT;"
+	"CREATE TABLE test_total ("
+	"  commit_id TEXT NOT NULL,"
+	"  env TEXT NOT NULL,"
+	"  passed INTEGER NOT NULL,"
+	"  failed INTEGER NOT NULL,"
+	"  skipped INTEGER NOT NULL,"
+	"  unsupported INTEGER NOT NULL,"
+	"  classes INTEGER NOT NULL,"
+	"  at TEXT NOT NULL,"
+	"  PRIMARY KEY (commit_id, env)"
+	") STRICT;"
+	"CREATE INDEX test_total_env ON test_total(env, at);"
+	"INSERT INTO test_total SELECT commit_id, env, sum(passed),"
+	"  sum(failed), sum(skipped), sum(unsupported), count(*), max(at)"
+	"  FROM test_result GROUP BY commit_id, env ORDER BY max(rowid);",
 };
 
 int db_schema_version(void)

@@ -7,34 +7,27 @@
 #include <string.h>
 #include <unistd.h>
 
-int prcache_get(struct pr_cached *out, const char *path, const char *branch,
-		struct error *err)
+/* path names the database in messages */
+static int lookup(struct pr_cached *out, sqlite3 *db, const char *path,
+		  const char *branch, struct error *err)
 {
-	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	const char *v;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (access(path, F_OK) < 0 && errno == ENOENT)
-		return GCAMP_ENOTFOUND;
-	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_busy_timeout(db, 2000);
-		rc = sqlite3_prepare_v2(db,
-					"SELECT number, state, url FROM pr"
-					" WHERE branch = ?1",
-					-1, &st, NULL);
-	}
+	rc = sqlite3_prepare_v2(db,
+				"SELECT number, state, url FROM pr"
+				" WHERE branch = ?1",
+				-1, &st, NULL);
 	if (rc != SQLITE_OK) {
 		/* a database from before the PR cache has no table yet */
-		if (db && strstr(sqlite3_errmsg(db), "no such table"))
+		if (strstr(sqlite3_errmsg(db), "no such table"))
 			rc = GCAMP_ENOTFOUND;
 		else
-			rc = error_set(
-				err, GCAMP_EDB,
-				"cannot read the PR cache in '%s': %s", path,
-				db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+			rc = error_set(err, GCAMP_EDB,
+				       "cannot read the PR cache in '%s': %s",
+				       path, sqlite3_errmsg(db));
 		goto out;
 	}
 	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
@@ -57,6 +50,36 @@ int prcache_get(struct pr_cached *out, const char *path, const char *branch,
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	return rc;
+}
+
+int prcache_lookup(struct pr_cached *out, sqlite3 *h, const char *branch,
+		   struct error *err)
+{
+	const char *path = sqlite3_db_filename(h, "main");
+
+	return lookup(out, h, path ? path : "?", branch, err);
+}
+
+int prcache_get(struct pr_cached *out, const char *path, const char *branch,
+		struct error *err)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return GCAMP_ENOTFOUND;
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK) {
+		rc = error_set(err, GCAMP_EDB,
+			       "cannot read the PR cache in '%s': %s", path,
+			       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	rc = lookup(out, db, path, branch, err);
+out:
 	sqlite3_close(db);
 	return rc;
 }

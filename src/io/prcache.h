@@ -3,6 +3,8 @@
 #ifndef GCAMP_PRCACHE_H
 #define GCAMP_PRCACHE_H
 
+#include <sqlite3.h>
+
 #include "util/error.h"
 
 struct pr_cached {
@@ -17,5 +19,11 @@ struct pr_cached {
  * campaign database (a corrupt one, for one). */
 int prcache_get(struct pr_cached *out, const char *path, const char *branch,
 		struct error *err);
+
+/* The same read on an open database handle h (the campaign database, opened
+ * by the caller): 0; GCAMP_ENOTFOUND when there is no pr table yet or no
+ * row (nothing in err); GCAMP_EDB when the query fails. */
+int prcache_lookup(struct pr_cached *out, sqlite3 *h, const char *branch,
+		   struct error *err);
 
 #endif

@@ -108,3 +108,21 @@ void buf_rtrim(struct buf *b)
 	if (b->cap)
 		b->ptr[b->len] = '\0';
 }
+
+void buf_addcount(struct buf *b, long v)
+{
+	char digits[32];
+	size_t i, len;
+
+	/* the magnitude as unsigned: -LONG_MIN does not fit a long */
+	len = (size_t)snprintf(digits, sizeof(digits), "%lu",
+			       v < 0 ? 0UL - (unsigned long)v
+				     : (unsigned long)v);
+	if (v < 0)
+		buf_putc(b, '-');
+	for (i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf_putc(b, ',');
+		buf_putc(b, digits[i]);
+	}
+}

@@ -34,5 +34,7 @@ void buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Drops trailing whitespace. */
 void buf_rtrim(struct buf *b);
+/* Appends v with thousands separated by commas: 1116 as "1,116". */
+void buf_addcount(struct buf *b, long v);
 
 #endif

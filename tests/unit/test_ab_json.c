@@ -67,6 +67,10 @@ static void round_trip_renders_the_same(void **state)
 
 	(void)state;
 	make_run(&r);
+	/* a control read by a metric of its own (ab --gpu-control) */
+	assert_true(r.points[1].control);
+	r.points[1].metric = xstrdup("gpu-control");
+	r.points[1].unit = xstrdup("us");
 	assert_true(r.sweep.ok);
 	assert_string_equal(r.points[0].verdict, "~");
 	assert_string_equal(r.points[2].verdict, "faster");
@@ -84,6 +88,9 @@ static void round_trip_renders_the_same(void **state)
 	assert_string_equal(hex, "ffeeddccbbaa99887766554433221100ffeeddcc");
 	assert_true(git_oid_equal(&back.a_commit, &r.a_commit));
 	assert_string_equal(back.env, "0123456789abcdef");
+	assert_string_equal(back.points[1].metric, "gpu-control");
+	assert_string_equal(back.points[1].unit, "us");
+	assert_null(back.points[0].metric);
 	cJSON_Delete(j);
 	ab_result_release(&back);
 	ab_result_release(&r);

@@ -112,7 +112,7 @@ static void migrate_from(const char *name, const char *down, const char *up)
 	db_close(db);
 	assert_int_equal(db_open(&db, p, 0, &err), 0);
 	assert_int_equal(db_user_version(db, &v, &err), 0);
-	assert_int_equal(v, 6);
+	assert_int_equal(v, db_schema_version());
 	assert_int_equal(db_exec(db, up, &err), 0);
 	assert_int_equal(db_exec(db,
 				 "DELETE FROM pr WHERE branch = 'b1' AND "
@@ -123,14 +123,15 @@ static void migrate_from(const char *name, const char *down, const char *up)
 	db_close(db);
 }
 
-/* schemas 3, 4, 5 and 6 add ab_run (A/B results), http_cache (GitHub's
- * ETags), the records (hypothesis, finding, test_result) and
- * umbrella_state, and keep what 2 held */
+/* schemas 3 to 7 add ab_run (A/B results), http_cache (GitHub's ETags),
+ * the records (hypothesis, finding, test_result), umbrella_state and the
+ * saved resume pointers with the test totals, and keep what 2 held */
 static void migrates_from_version_2(void **state)
 {
 	(void)state;
 	migrate_from("v2.db",
-		     "DROP TABLE umbrella_state;"
+		     "DROP TABLE resume_pointer; DROP TABLE test_total;"
+		     " DROP TABLE umbrella_state;"
 		     " DROP TABLE test_result; DROP TABLE finding;"
 		     " DROP TABLE hypothesis;"
 		     " DROP TABLE http_cache; DROP TABLE ab_run;"
@@ -154,9 +155,68 @@ static void migrates_from_version_5(void **state)
 {
 	(void)state;
 	migrate_from("v5.db",
-		     "DROP TABLE umbrella_state; PRAGMA user_version = 5;",
+		     "DROP TABLE resume_pointer; DROP TABLE test_total;"
+		     " DROP TABLE umbrella_state; PRAGMA user_version = 5;",
 		     "INSERT INTO umbrella_state (issue, section, "
 		     "pending_since) VALUES (1, 's', 'now');");
+}
+
+/* the last step adds resume_pointer (saved resume pointers) and the test
+ * totals, filled from the test results, and keeps the records */
+static void migrates_to_resume_pointers(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	char *p = path_in_dir("vlast.db");
+	char bump[64];
+	int v;
+
+	(void)state;
+	assert_int_equal(db_open(&db, p, DB_CREATE, &err), 0);
+	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d",
+		 db_schema_version() - 1);
+	assert_int_equal(
+		db_exec(db,
+			"DROP TABLE resume_pointer; DROP TABLE test_total;"
+			"INSERT INTO finding (kind, title, state, created_at)"
+			" VALUES ('crash', 't', 'open', 'now');"
+			"INSERT INTO test_result VALUES ('c1', 'e', 'k', 1, 2,"
+			" 0, 0, 'junit', 't1'), ('c1', 'e', 'l', 3, 0, 0, 1,"
+			" 'junit', 't2'), ('c2', 'e', 'k', 5, 0, 0, 0,"
+			" 'junit', 't0');",
+			&err),
+		0);
+	assert_int_equal(db_exec(db, bump, &err), 0);
+	db_close(db);
+	assert_int_equal(db_open(&db, p, 0, &err), 0);
+	assert_int_equal(db_user_version(db, &v, &err), 0);
+	assert_int_equal(v, db_schema_version());
+	assert_int_equal(
+		db_exec(db,
+			"INSERT INTO resume_pointer (at, author, branch, head,"
+			" text, data) VALUES ('now', 'a <a@b>', NULL, NULL,"
+			" 'text', '{}');"
+			"DELETE FROM finding WHERE title = 't';",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	/* the totals of the rows there were, in the order of their import */
+	assert_int_equal(
+		db_exec(db,
+			"DELETE FROM test_total WHERE rowid = 1 AND"
+			" commit_id = 'c1' AND passed = 4 AND failed = 2 AND"
+			" unsupported = 1 AND classes = 2 AND at = 't2';"
+			"DELETE FROM test_total WHERE rowid = 2 AND"
+			" commit_id = 'c2' AND passed = 5;",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 1);
+	assert_int_equal(
+		db_exec(db, "DELETE FROM test_total WHERE commit_id = 'c1'",
+			&err),
+		0);
+	assert_int_equal(sqlite3_changes(db_handle(db)), 0);
+	db_close(db);
 }
 
 static void missing_file_without_create(void **state)
@@ -260,6 +320,7 @@ int main(void)
 		cmocka_unit_test(migrates_from_version_0),
 		cmocka_unit_test(migrates_from_version_2),
 		cmocka_unit_test(migrates_from_version_5),
+		cmocka_unit_test(migrates_to_resume_pointers),
 		cmocka_unit_test(missing_file_without_create),
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),

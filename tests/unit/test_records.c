@@ -95,7 +95,7 @@ static void findings_rank_by_kind_then_age(void **state)
 	struct ctx ctx = CTX_INIT;
 	struct finding *v, top;
 	long long id[4];
-	size_t n;
+	size_t n, open;
 	int found;
 
 	(void)state;
@@ -111,6 +111,18 @@ static void findings_rank_by_kind_then_age(void **state)
 	assert_int_equal(finding_add(&id[0], &ctx, "oops", "x", NULL, 0, NULL),
 			 GCAMP_EUSAGE);
 	error_clear(&ctx.err);
+	/* ranked, bounded, and counted, through the index */
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 2), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(open, 4);
+	assert_string_equal(v[0].title, "w");
+	assert_string_equal(v[1].title, "c1");
+	finding_free(v, n);
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 9), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[2].title, "c2");
+	assert_string_equal(v[3].title, "s");
+	finding_free(v, n);
 	assert_int_equal(finding_list(&v, &n, &ctx), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0].title, "w");
@@ -126,6 +138,10 @@ static void findings_rank_by_kind_then_age(void **state)
 	assert_true(found);
 	assert_string_equal(top.title, "c1");
 	finding_release(&top);
+	assert_int_equal(finding_open_ranked(&v, &n, &open, &ctx, 5), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(open, 3);
+	finding_free(v, n);
 	ctx_release(&ctx);
 }
 
@@ -164,14 +180,35 @@ static void tests_add_up_per_class_within_one_env(void **state)
 	assert_int_equal(c[1].skipped, 1);
 	assert_int_equal(c[1].passed, 0);
 	testrun_classes_free(c, n);
-	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL), 0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 0), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(t[0].env, "env1");
 	assert_int_equal(t[0].failed, 3);
 	assert_int_equal(t[1].failed, 3);
 	testrun_totals_free(t, n);
-	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env2"), 0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env2", 0), 0);
 	assert_int_equal(n, 1);
+	assert_string_equal(t[0].env, "env2");
+	testrun_totals_free(t, n);
+	/* bounded: the first environments by id */
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 1), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(t[0].env, "env1");
+	testrun_totals_free(t, n);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env3", 0), 0);
+	assert_int_equal(n, 0);
+	testrun_totals_free(t, n);
+	/* the commit imported last is an env's baseline */
+	assert_int_equal(
+		testrun_store(&n, &ctx, &set,
+			      "1111111111111111111111111111111111111111",
+			      "env1"),
+		0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 0), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(t[0].commit,
+			    "1111111111111111111111111111111111111111");
+	assert_string_equal(t[1].commit, commit);
 	testrun_totals_free(t, n);
 	assert_int_equal(testrun_envs(&envs, &ctx, commit), 0);
 	assert_int_equal(envs.nr, 2);

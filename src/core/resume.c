@@ -1,0 +1,600 @@
+/* Building the resume pointer's data from what status reads and the
+ * records, rendering it, and saving it. */
+#include "core/resume.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/ab.h"
+#include "core/fingerprint.h"
+#include "core/floor.h"
+#include "core/measure.h"
+#include "core/status.h"
+#include "core/template.h"
+#include "core/testrun.h"
+#include "io/signature.h"
+#include "util/strvec.h"
+#include "util/trace.h"
+#include "util/xalloc.h"
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static void add_num(cJSON *o, const char *key, double v)
+{
+	cJSON_AddNumberToObject(o, key, v);
+}
+
+/* the first 12 hex digits of a commit id, or null */
+static void add_short(cJSON *o, const char *key, const char *hex)
+{
+	char s[13];
+
+	if (!hex || !*hex) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	snprintf(s, sizeof(s), "%.12s", hex);
+	cJSON_AddStringToObject(o, key, s);
+}
+
+/* The facts shown that no `git campaign sync` carries: what another clone
+ * will not see, named in the pointer's last line. */
+struct local_facts {
+	struct strvec names;
+};
+
+static void local_add(struct local_facts *l, int shown, const char *name)
+{
+	if (shown)
+		strvec_push(&l->names, name);
+}
+
+static void add_campaign(cJSON *j, const struct status *st)
+{
+	const struct campaign *c = &st->campaign;
+	cJSON *o = cJSON_AddObjectToObject(j, "campaign");
+	struct buf line = BUF_INIT;
+
+	add_str(o, "name", c->name);
+	add_str(o, "base", c->base);
+	add_str(o, "forge", c->forge);
+	if (c->umbrella)
+		add_num(o, "umbrella", (double)c->umbrella);
+	else
+		cJSON_AddNullToObject(o, "umbrella");
+	add_str(j, "branch", st->branch);
+	add_str(j, "branch_name", st->branch ? st->branch : "(detached HEAD)");
+	add_str(j, "head", st->head[0] ? st->head : NULL);
+	add_short(j, "head_short", st->head);
+	if (st->base_found && st->head[0]) {
+		add_num(j, "ahead", (double)st->ahead);
+		add_num(j, "behind", (double)st->behind);
+		buf_addf(&line, "%zu ahead, %zu behind %s", st->ahead,
+			 st->behind, c->base);
+	} else {
+		cJSON_AddNullToObject(j, "ahead");
+		cJSON_AddNullToObject(j, "behind");
+		if (!st->head[0])
+			buf_puts(&line, "no commits yet");
+		else
+			buf_addf(&line, "base '%s' not found", c->base);
+	}
+	add_str(j, "position", line.ptr);
+	buf_release(&line);
+}
+
+static void add_stack(cJSON *j, const struct status *st,
+		      struct local_facts *local)
+{
+	cJSON *a = cJSON_CreateArray(), *e, *pr;
+	struct buf line = BUF_INIT;
+	size_t i;
+	int prs = 0;
+
+	status_stack_line(&line, st);
+	add_str(j, "stack_line", line.ptr);
+	for (i = 0; i < st->nstack && i < RESUME_STACK; i++) {
+		const struct stack_link *l = &st->stack[i];
+
+		e = cJSON_CreateObject();
+		add_str(e, "branch", l->branch);
+		add_str(e, "parent", l->parent);
+		cJSON_AddBoolToObject(e, "current",
+				      st->branch &&
+					      !strcmp(st->branch, l->branch));
+		cJSON_AddBoolToObject(e, "needs_restack", l->needs_restack);
+		cJSON_AddBoolToObject(e, "parent_missing", l->parent_missing);
+		if (l->has_pr) {
+			pr = cJSON_AddObjectToObject(e, "pr");
+			add_num(pr, "number", (double)l->pr.number);
+			add_str(pr, "state", l->pr.state);
+			add_str(pr, "url", l->pr.url[0] ? l->pr.url : NULL);
+			prs = 1;
+		} else {
+			cJSON_AddNullToObject(e, "pr");
+		}
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddItemToObject(j, "stack", a);
+	add_num(j, "stack_more", (double)(st->nstack - i));
+	local_add(local, st->nstack > 0, "stack relations (git config)");
+	local_add(local, prs,
+		  "PR states (a cache; `git campaign stack sync` refreshes "
+		  "it)");
+	buf_release(&line);
+}
+
+static void add_stashes(cJSON *j, const struct status *st,
+			struct local_facts *local)
+{
+	cJSON *a = cJSON_CreateArray(), *e;
+	size_t i;
+
+	for (i = 0; i < st->nstashes && i < RESUME_STASHES; i++) {
+		e = cJSON_CreateObject();
+		add_str(e, "name", st->stashes[i].name);
+		add_str(e, "id", st->stashes[i].id);
+		add_short(e, "short", st->stashes[i].id);
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddItemToObject(j, "stashes", a);
+	add_num(j, "stashes_more", (double)(st->nstashes - i));
+	local_add(local, st->nstashes > 0, "named stashes");
+}
+
+/* The stored floors of the environments shown, each read once. */
+struct floors {
+	cJSON *by_env; /* env id -> floor object or null */
+};
+
+/* three significant digits, no exponent: "8.3 µs", "12.3 µs", "1234 µs" */
+static void add_us(struct buf *out, double us)
+{
+	buf_addf(out, fabs(us) >= 100 ? "%.0f µs" : "%.3g µs", us);
+}
+
+/* floor: {"env", "launch_us", "htod_24B_us", "commit", "at", "line"} of
+ * env, or null */
+static int floor_json(cJSON **out, struct floors *f, struct ctx *ctx,
+		      const char *env)
+{
+	const cJSON *known = cJSON_GetObjectItemCaseSensitive(f->by_env, env);
+	struct floor_ref fs;
+	struct buf line = BUF_INIT;
+	cJSON *o;
+	int found;
+
+	if (known) {
+		*out = cJSON_Duplicate(known, 1);
+		return 0;
+	}
+	if ((found = floor_stored(&fs, ctx, env)) < 0)
+		return found;
+	if (!found) {
+		o = cJSON_CreateNull();
+	} else {
+		o = cJSON_CreateObject();
+		add_str(o, "env", env);
+		add_num(o, "launch_us", fs.launch_us);
+		if (fs.htod_us < 0)
+			cJSON_AddNullToObject(o, "htod_24B_us");
+		else
+			add_num(o, "htod_24B_us", fs.htod_us);
+		add_str(o, "commit", fs.commit);
+		add_str(o, "at", fs.at);
+		buf_puts(&line, "launch ");
+		add_us(&line, fs.launch_us);
+		if (fs.htod_us >= 0) {
+			buf_puts(&line, ", htod 24 B ");
+			add_us(&line, fs.htod_us);
+		}
+		add_str(o, "line", line.ptr);
+		buf_release(&line);
+	}
+	cJSON_AddItemToObject(f->by_env, env, cJSON_Duplicate(o, 1));
+	*out = o;
+	return 0;
+}
+
+static int add_baseline(cJSON *j, struct ctx *ctx, struct floors *floors,
+			struct local_facts *local)
+{
+	struct testrun_total *v = NULL;
+	struct buf text = BUF_INIT;
+	cJSON *a = cJSON_CreateArray(), *e, *fl;
+	size_t n = 0, i;
+	int rc;
+
+	cJSON_AddItemToObject(j, "baseline", a);
+	if ((rc = testrun_baseline(&v, &n, ctx, NULL, RESUME_ENVS + 1)) < 0)
+		return rc;
+	for (i = 0; i < n && i < RESUME_ENVS; i++) {
+		const struct testrun_total *t = &v[i];
+		long total =
+			t->passed + t->failed + t->skipped + t->unsupported;
+
+		e = cJSON_CreateObject();
+		cJSON_AddItemToArray(a, e);
+		add_str(e, "env", t->env);
+		buf_reset(&text);
+		fingerprint_label(&text, ctx, t->env);
+		add_str(e, "label", text.ptr);
+		add_str(e, "commit", t->commit);
+		add_short(e, "commit_short", t->commit);
+		add_str(e, "at", t->at);
+		add_num(e, "failed", (double)t->failed);
+		add_num(e, "passed", (double)t->passed);
+		add_num(e, "skipped", (double)t->skipped);
+		add_num(e, "unsupported", (double)t->unsupported);
+		add_num(e, "total", (double)total);
+		add_num(e, "classes", (double)t->classes);
+		buf_reset(&text);
+		buf_addcount(&text, t->failed);
+		buf_puts(&text, " failed of ");
+		buf_addcount(&text, total);
+		add_str(e, "counts", text.ptr);
+		if ((rc = floor_json(&fl, floors, ctx, t->env)) < 0)
+			goto out;
+		cJSON_AddItemToObject(e, "floor", fl);
+	}
+	/* RESUME_ENVS + 1 were asked for: one more says there are more */
+	cJSON_AddBoolToObject(j, "baseline_more", n > RESUME_ENVS);
+	local_add(local, n > 0, "test baselines");
+out:
+	buf_release(&text);
+	testrun_totals_free(v, n);
+	return rc;
+}
+
+static int add_table(cJSON *j, struct ctx *ctx, const struct status *st,
+		     struct floors *floors, struct local_facts *local)
+{
+	struct ab_result r;
+	struct buf md = BUF_INIT;
+	cJSON *o, *fl;
+	int rc;
+
+	if (!st->last_ab.id) {
+		cJSON_AddNullToObject(j, "table");
+		return 0;
+	}
+	o = cJSON_AddObjectToObject(j, "table");
+	rc = ab_load(&r, NULL, ctx, st->last_ab.id);
+	if (rc == GCAMP_EFATAL) {
+		/* a record this build cannot draw: say so, show the rest */
+		add_str(o, "problem", ctx->err.msg);
+		error_clear(&ctx->err);
+		rc = 0;
+	} else if (rc < 0) {
+		return rc;
+	} else {
+		/* the table as `ab` drew it, floor column included; the env
+		 * is shown by its label line, not under the table */
+		if (r.env[0] && ab_describe_stored_env(&r, ctx) < 0)
+			error_clear(&ctx->err);
+		free(r.env_line);
+		r.env_line = NULL;
+		ab_render_table(&md, &r);
+		buf_rtrim(&md);
+		cJSON_AddNullToObject(o, "problem");
+	}
+	add_num(o, "id", (double)st->last_ab.id);
+	add_str(o, "at", st->last_ab.at);
+	add_str(o, "workload", st->last_ab.workload);
+	add_str(o, "verdict", st->last_ab.verdict);
+	cJSON_AddBoolToObject(o, "invalid", r.invalid);
+	add_str(o, "metric", r.metric);
+	add_str(o, "env", r.env[0] ? r.env : NULL);
+	if (r.env[0]) {
+		struct buf label = BUF_INIT;
+
+		fingerprint_label(&label, ctx, r.env);
+		add_str(o, "label", label.ptr);
+		buf_release(&label);
+		if ((rc = floor_json(&fl, floors, ctx, r.env)) < 0)
+			goto out;
+		cJSON_AddItemToObject(o, "floor", fl);
+	} else {
+		cJSON_AddNullToObject(o, "label");
+		cJSON_AddNullToObject(o, "floor");
+	}
+	add_str(o, "markdown", md.len ? md.ptr : NULL);
+	local_add(local, 1,
+		  "the A/B table (its numbers travel as measurements)");
+out:
+	buf_release(&md);
+	ab_result_release(&r);
+	return rc;
+}
+
+static void add_records(cJSON *j, const struct status *st,
+			struct local_facts *local)
+{
+	cJSON *a, *e;
+	size_t i;
+
+	if (st->has_next_hypo) {
+		const struct hypo *h = &st->next_hypo;
+
+		e = cJSON_AddObjectToObject(j, "next_hypo");
+		add_num(e, "id", (double)h->id);
+		add_str(e, "text", h->text);
+		add_str(e, "metric", h->metric);
+		add_num(e, "predicted", h->predicted);
+		add_str(e, "unit", h->unit);
+		add_num(e, "tolerance", h->tolerance);
+		add_str(e, "created_at", h->created_at);
+	} else {
+		cJSON_AddNullToObject(j, "next_hypo");
+	}
+	a = cJSON_AddArrayToObject(j, "findings");
+	for (i = 0; i < st->nfindings; i++) {
+		const struct finding *f = &st->findings[i];
+
+		e = cJSON_CreateObject();
+		add_num(e, "rank", (double)(i + 1));
+		add_num(e, "id", (double)f->id);
+		add_str(e, "kind", f->kind);
+		add_str(e, "title", f->title);
+		add_str(e, "issue", f->issue);
+		if (f->pr)
+			add_num(e, "pr", (double)f->pr);
+		else
+			cJSON_AddNullToObject(e, "pr");
+		add_str(e, "commit", f->commit_id);
+		add_short(e, "commit_short", f->commit_id);
+		add_str(e, "created_at", f->created_at);
+		cJSON_AddItemToArray(a, e);
+	}
+	add_num(j, "findings_open", (double)st->open_findings);
+	add_num(j, "findings_more", (double)(st->open_findings - i));
+	local_add(local, st->has_next_hypo, "hypotheses");
+	local_add(local, st->nfindings > 0, "findings");
+}
+
+static void add_unfinished(cJSON *j, const struct status *st,
+			   struct local_facts *local)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "unfinished"), *e;
+	size_t i;
+
+	for (i = 0; i < st->nops; i++) {
+		const struct journal_op *op = &st->ops[i];
+
+		e = cJSON_CreateObject();
+		add_num(e, "id", (double)op->id);
+		add_str(e, "kind", op->kind);
+		add_str(e, "summary", op->summary);
+		add_str(e, "worktree", op->worktree);
+		add_str(e, "started_at", op->started_at);
+		add_str(e, "last_step", op->last_step);
+		add_str(e, "continue", op->continue_cmd);
+		add_str(e, "abort", op->abort_cmd);
+		cJSON_AddItemToArray(a, e);
+	}
+	local_add(local, st->nops > 0,
+		  "unfinished operations (finish them in this clone)");
+}
+
+static void add_local(cJSON *j, struct local_facts *local)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "local");
+	struct buf text = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < local->names.nr; i++) {
+		cJSON_AddItemToArray(a, cJSON_CreateString(local->names.v[i]));
+		buf_addf(&text, "%s%s", i ? ", " : "", local->names.v[i]);
+	}
+	add_str(j, "local_text", text.ptr);
+	buf_release(&text);
+}
+
+int resume_build(cJSON **out, struct ctx *ctx)
+{
+	struct local_facts local = {STRVEC_INIT};
+	struct floors floors = {NULL};
+	struct status st;
+	cJSON *j = NULL;
+	int rc;
+
+	*out = NULL;
+	trace_printf("resume: status");
+	if ((rc = status_collect(&st, ctx)) < 0)
+		return rc;
+	trace_printf("resume: baselines, the A/B table, floors");
+	floors.by_env = cJSON_CreateObject();
+	j = cJSON_CreateObject();
+	add_num(j, "v", 1);
+	add_campaign(j, &st);
+	add_stack(j, &st, &local);
+	if ((rc = add_baseline(j, ctx, &floors, &local)) < 0 ||
+	    (rc = add_table(j, ctx, &st, &floors, &local)) < 0)
+		goto out;
+	trace_printf("resume: records");
+	add_records(j, &st, &local);
+	add_stashes(j, &st, &local);
+	add_unfinished(j, &st, &local);
+	add_local(j, &local);
+	cJSON_AddNullToObject(j, "saved");
+	trace_printf("resume: gathered");
+	*out = j;
+	j = NULL;
+out:
+	cJSON_Delete(j);
+	cJSON_Delete(floors.by_env);
+	strvec_clear(&local.names);
+	status_release(&st);
+	return rc;
+}
+
+int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data)
+{
+	git_repository *repo;
+	struct buf text = BUF_INIT;
+	char *from = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = template_load(git_repository_workdir(repo), "resume.md",
+				&text, &from, &ctx->err)) < 0)
+		goto out;
+	rc = template_render("resume.md", text.ptr, data, out, &ctx->err);
+	if (rc == GCAMP_EUSAGE) {
+		/* a broken template is no misuse of the command */
+		ctx->err.code = rc = GCAMP_EFATAL;
+		if (from)
+			error_hint(&ctx->err,
+				   "fix '%s', or remove it to use the built-in "
+				   "template",
+				   from);
+	}
+out:
+	free(from);
+	buf_release(&text);
+	return rc;
+}
+
+void resume_saved_release(struct resume_saved *s)
+{
+	if (!s)
+		return;
+	free(s->at);
+	free(s->author);
+	free(s->branch);
+	free(s->head);
+	free(s->text);
+	free(s->data);
+	memset(s, 0, sizeof(*s));
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static char *opt_dup(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
+{
+	git_signature *sig = NULL;
+	sqlite3_stmt *st = NULL;
+	struct buf text = BUF_INIT;
+	struct db *db;
+	struct tm tm;
+	time_t t;
+	char at[32];
+	cJSON *saved;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_signature(&sig, ctx, SIG_AUTHOR)) < 0)
+		goto out;
+	t = (time_t)sig->when.time;
+	gmtime_r(&t, &tm);
+	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	out->at = xstrdup(at);
+	out->author = xasprintf("%s <%s>", sig->name, sig->email);
+	saved = cJSON_CreateObject();
+	add_str(saved, "at", out->at);
+	add_str(saved, "author", out->author);
+	cJSON_DeleteItemFromObjectCaseSensitive(data, "saved");
+	cJSON_AddItemToObject(data, "saved", saved);
+	if ((rc = resume_render(&text, ctx, data)) < 0)
+		goto out;
+	out->branch = opt_dup(data, "branch");
+	out->head = opt_dup(data, "head");
+	out->text = buf_detach(&text);
+	out->data = cJSON_PrintUnformatted(data);
+	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "INSERT INTO resume_pointer (at, author, branch,"
+			     " head, text, data) VALUES (?, ?, ?, ?, ?, ?)",
+			     &ctx->err)) < 0)
+		goto out;
+	bind_opt(st, 1, out->at);
+	bind_opt(st, 2, out->author);
+	bind_opt(st, 3, out->branch);
+	bind_opt(st, 4, out->head);
+	bind_opt(st, 5, out->text);
+	bind_opt(st, 6, out->data);
+	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+		rc = error_sqlite(&ctx->err, db, rc,
+				  "cannot save the resume pointer");
+		goto out;
+	}
+	out->id = sqlite3_last_insert_rowid(db_handle(db));
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	git_signature_free(sig);
+	buf_release(&text);
+	if (rc < 0)
+		resume_saved_release(out);
+	return rc;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	*found = 0;
+	rc = ctx_db(&db, ctx, 0);
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	if (rc < 0 ||
+	    (rc = db_prepare(&st, db,
+			     "SELECT id, at, author, branch, head, text, data"
+			     " FROM resume_pointer ORDER BY id DESC LIMIT 1",
+			     &ctx->err)) < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(st, 0);
+		out->at = col_dup(st, 1);
+		out->author = col_dup(st, 2);
+		out->branch = col_dup(st, 3);
+		out->head = col_dup(st, 4);
+		out->text = col_dup(st, 5);
+		out->data = col_dup(st, 6);
+		*found = 1;
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = error_sqlite(&ctx->err, db, rc,
+				  "cannot read the saved resume pointer");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

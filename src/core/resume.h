@@ -1,0 +1,64 @@
+/* The resume pointer: where the campaign stands, in one screen, for whoever
+ * carries on (another day, another machine). One cJSON object holds every
+ * fact; `resume` prints it as JSON or renders templates/resume.md from it,
+ * and `resume --save` keeps the rendered text in the database. */
+#ifndef GCAMP_RESUME_H
+#define GCAMP_RESUME_H
+
+#include <cjson/cJSON.h>
+
+#include "core/ctx.h"
+#include "util/buf.h"
+
+/* The most of each list one screen shows; the data says how many more. */
+#define RESUME_STACK 12
+#define RESUME_ENVS 8
+#define RESUME_STASHES 10
+
+/*
+ * Gathers the pointer of the campaign in ctx into *out, a new object the
+ * caller frees with cJSON_Delete: what status_collect reads (campaign,
+ * branch, stack with the cached PR states, named stashes, unfinished
+ * operations with the commands that finish or undo them, the next
+ * hypothesis, the open findings by rank), the test baseline of each
+ * environment, the table of the last A/B run (ab_render_table), each
+ * shown environment's stored dispatch floor, and which of these facts
+ * are local to this clone. Every list is bounded (RESUME_*,
+ * STATUS_FINDINGS) and every query indexed. The fields are documented in
+ * git-campaign-resume(1). Reads only (the measurement index may be brought
+ * up to date). GCAMP_ENOTINIT without a campaign.
+ */
+int resume_build(cJSON **out, struct ctx *ctx);
+
+/* Renders data with the template resume.md (the repository's override in
+ * .campaign/templates/ when there is one), appending to out. */
+int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data);
+
+/* A saved pointer: table resume_pointer. */
+struct resume_saved {
+	long long id;
+	char *at;     /* "2026-11-29T12:00:00Z", UTC */
+	char *author; /* "A U Thor <author@example.com>" */
+	char *branch; /* NULL when HEAD was detached */
+	char *head;   /* NULL on an unborn branch */
+	char *text;   /* the rendered pointer */
+	char *data;   /* the JSON it was rendered from, "saved" included */
+};
+
+/*
+ * Saves the pointer: sets data's "saved" to {"at", "author"} (the author
+ * identity and time git would put on a commit now, GIT_AUTHOR_* included),
+ * renders it as resume_render does and stores the text and the data in
+ * the database (created when missing). *out gets the saved row (release
+ * with resume_saved_release). A missing identity is an error, with git's
+ * hint.
+ */
+int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data);
+
+/* The pointer saved last (highest id) into *out, *found 0 when none was
+ * saved or there is no database; for `resume --saved` and the umbrella
+ * section. Release with resume_saved_release. */
+int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx);
+void resume_saved_release(struct resume_saved *s);
+
+#endif
