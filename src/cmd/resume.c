@@ -102,5 +102,6 @@ out:
 	resume_saved_release(&s);
 	buf_release(&text);
 	cJSON_Delete(data);
-	return rc;
+	/* a saved pointer is part of the umbrella's section */
+	return save ? cmd_umbrella_auto(ctx, rc) : rc;
 }

@@ -721,6 +721,83 @@ out:
 	return rc;
 }
 
+/* claim: the first judged point, not a control, of the newest A/B run of
+ * the branch: "faster, B/A 0.950 [0.947, 0.953] on `./prog 100` (A/B #3)" */
+static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(&st, db,
+			     "SELECT id, result FROM ab_run ORDER BY id DESC",
+			     &b->ctx->err)) < 0)
+		return rc;
+	while (!claim->len && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *j =
+			cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+		struct ab_result r;
+		size_t i;
+
+		if (in_list(&b->trees, id_str(j, "b_tree")) &&
+		    ab_result_from_json(&r, j) == 0) {
+			for (i = 0; i < r.npoints && !claim->len; i++) {
+				const struct ab_point *p = &r.points[i];
+
+				if (p->control || !p->verdict ||
+				    isnan(p->cmp.ratio))
+					continue;
+				buf_addf(claim,
+					 "%s, B/A %.3f [%.3f, %.3f] on `%s` "
+					 "(A/B #%lld)",
+					 p->verdict, p->cmp.ratio, p->cmp.ci_lo,
+					 p->cmp.ci_hi, p->workload,
+					 (long long)sqlite3_column_int64(st,
+									 0));
+			}
+			ab_result_release(&r);
+		}
+		cJSON_Delete(j);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error_sqlite(&b->ctx->err, db, rc,
+				    "cannot read the A/B runs");
+	return 0;
+}
+
+int prbody_claim(char **title, char **claim, struct ctx *ctx,
+		 const char *branch)
+{
+	struct buf text = BUF_INIT;
+	struct pb b;
+	struct db *db = NULL;
+	const cJSON *first;
+	int rc;
+
+	*title = *claim = NULL;
+	memset(&b, 0, sizeof(b));
+	b.ctx = ctx;
+	b.d = cJSON_CreateObject();
+	if ((rc = campaign_load(&b.c, ctx)) < 0 ||
+	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0 ||
+	    (rc = ctx_db(&db, ctx, 0)) < 0 ||
+	    (rc = gather_commits(&b, branch)) < 0 ||
+	    (rc = newest_claim(&b, db, &text)) < 0)
+		goto out;
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(b.d, "commits"), 0);
+	if (first)
+		*title = xstrdup(id_str(first, "subject"));
+	if (text.len)
+		*claim = buf_detach(&text);
+out:
+	buf_release(&text);
+	cJSON_Delete(b.d);
+	strvec_clear(&b.commits);
+	strvec_clear(&b.trees);
+	campaign_release(&b.c);
+	return rc;
+}
+
 int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 {
 	struct pb b;

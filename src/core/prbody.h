@@ -37,6 +37,17 @@ extern const char *const prbody_sections[];
 int prbody_data(cJSON **data, struct ctx *ctx, const char *branch);
 
 /*
+ * What the umbrella's PR list says of branch: *title, the subject of its
+ * first commit (the title `stack submit` gives its PR; NULL when it has
+ * none), and *claim, the newest of the branch's A/B runs (as prbody_data
+ * finds them) in words, "faster, B/A 0.950 [0.947, 0.953] on `WORKLOAD`
+ * (A/B #3)" (NULL when none was judged). The caller frees both. Errors as
+ * prbody_data's.
+ */
+int prbody_claim(char **title, char **claim, struct ctx *ctx,
+		 const char *branch);
+
+/*
  * Renders branch's PR body (prbody_data, then the repository's
  * .campaign/templates/pr-body.md or the built-in template) and appends it
  * to out. When data is not NULL, *data gets the data rendered (caller

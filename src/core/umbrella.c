@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/prbody.h"
+#include "core/resume.h"
+#include "core/template.h"
 #include "io/gitcfg.h"
 #include "util/xalloc.h"
 
@@ -86,65 +89,91 @@ int umbrella_splice(struct buf *out, const char *body, const char *section)
 }
 
 /* a markdown table cell: no pipes, no line breaks */
-static void add_cell(struct buf *out, const char *s)
+static char *cell(const char *s)
 {
-	buf_puts(out, " ");
+	struct buf out = BUF_INIT;
+
 	for (; s && *s; s++) {
 		if (*s == '|')
-			buf_puts(out, "\\|");
+			buf_puts(&out, "\\|");
 		else if (*s == '\n' || *s == '\r')
-			buf_putc(out, ' ');
+			buf_putc(&out, ' ');
 		else
-			buf_putc(out, *s);
+			buf_putc(&out, *s);
 	}
-	buf_puts(out, " |");
+	return buf_detach(&out);
 }
 
-static int render_prs(struct buf *out, struct db *db, struct error *err)
+static void add_cell(cJSON *o, const char *key, const char *s)
+{
+	char *c = cell(s);
+
+	cJSON_AddStringToObject(o, key, c);
+	free(c);
+}
+
+/* prs: the cached PRs by number, each {number, branch, state, done,
+ * title, claim} (title and claim null when the branch is gone or has
+ * none; see prbody_claim) */
+static int prs_json(cJSON *d, struct ctx *ctx, struct db *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, n = 0;
+	cJSON *a = cJSON_AddArrayToObject(d, "prs");
+	int rc;
 
 	if ((rc = db_prepare(&st, db,
 			     "SELECT number, branch, state FROM pr "
 			     "ORDER BY number",
-			     err)) < 0)
+			     &ctx->err)) < 0)
 		return rc;
-	buf_puts(out, "### Pull requests\n\n");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *branch = (const char *)sqlite3_column_text(st, 1);
 		const char *state = (const char *)sqlite3_column_text(st, 2);
+		cJSON *o = cJSON_CreateObject();
+		char *title = NULL, *claim = NULL;
 
-		buf_addf(out, "- [%c] #%lld `%s` — %s\n",
-			 !strcmp(state, "merged") ? 'x' : ' ',
-			 (long long)sqlite3_column_int64(st, 0),
-			 (const char *)sqlite3_column_text(st, 1), state);
-		n++;
+		if (prbody_claim(&title, &claim, ctx, branch) < 0)
+			error_clear(&ctx->err); /* a branch deleted after merge */
+		cJSON_AddNumberToObject(o, "number",
+					(double)sqlite3_column_int64(st, 0));
+		cJSON_AddStringToObject(o, "branch", branch);
+		cJSON_AddStringToObject(o, "state", state);
+		cJSON_AddBoolToObject(o, "done", !strcmp(state, "merged"));
+		cJSON_AddItemToObject(o, "title",
+				      title ? cJSON_CreateString(title)
+					    : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "claim",
+				      claim ? cJSON_CreateString(claim)
+					    : cJSON_CreateNull());
+		cJSON_AddItemToArray(a, o);
+		free(title);
+		free(claim);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "cannot read the PR cache");
-	if (!n)
-		buf_puts(out, "No pull requests yet.\n");
-	buf_puts(out, "\n");
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the PR cache");
 	return 0;
 }
 
-static int render_measurements(struct buf *out, struct db *db, int max_rows,
-			       struct error *err)
+/* measurements: {rows: [{commit, metric, value, unit, arm, env, config}],
+ * folded: how many older ones are left out}, or null when none */
+static int measurements_json(cJSON *d, struct ctx *ctx, struct db *db,
+			     int max_rows)
 {
 	sqlite3_stmt *st = NULL;
 	long long total = 0;
+	cJSON *m, *rows;
 	int rc, n = 0;
 
 	if ((rc = db_prepare(&st, db, "SELECT count(*) FROM measurement",
-			     err)) < 0)
+			     &ctx->err)) < 0)
 		return rc;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		total = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	buf_puts(out, "### Last measurements\n\n");
 	if (!total) {
-		buf_puts(out, "No measurements yet.\n\n");
+		cJSON_AddNullToObject(d, "measurements");
 		return 0;
 	}
 	if ((rc = db_prepare(&st, db,
@@ -152,58 +181,102 @@ static int render_measurements(struct buf *out, struct db *db, int max_rows,
 			     " coalesce(unit, ''), coalesce(arm, ''), env,"
 			     " config FROM measurement"
 			     " ORDER BY at DESC, commit_id, line LIMIT ?1",
-			     err)) < 0)
+			     &ctx->err)) < 0)
 		return rc;
 	sqlite3_bind_int(st, 1, max_rows);
-	buf_puts(out, "| commit | metric | value | unit | arm | machine | "
-		      "config |\n|---|---|---:|---|---|---|---|\n");
+	m = cJSON_AddObjectToObject(d, "measurements");
+	rows = cJSON_AddArrayToObject(m, "rows");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		static const char *const keys[] = {"commit", "metric", NULL,
+						   "unit",   "arm",    "env",
+						   "config"};
+		cJSON *o = cJSON_CreateObject();
 		char v[64];
 		int i;
 
-		buf_puts(out, "|");
 		for (i = 0; i < 7; i++) {
-			if (i == 2) {
-				snprintf(v, sizeof(v), "%.6g",
-					 sqlite3_column_double(st, 2));
-				add_cell(out, v);
-			} else {
-				add_cell(out, (const char *)sqlite3_column_text(
-						      st, i));
+			if (keys[i]) {
+				add_cell(o, keys[i],
+					 (const char *)sqlite3_column_text(st,
+									   i));
+				continue;
 			}
+			snprintf(v, sizeof(v), "%.6g",
+				 sqlite3_column_double(st, 2));
+			cJSON_AddStringToObject(o, "value", v);
 		}
-		buf_puts(out, "\n");
+		cJSON_AddItemToArray(rows, o);
 		n++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "cannot read measurements");
-	if (total > n)
-		buf_addf(out,
-			 "\n_%lld older measurements folded: they are in "
-			 "the campaign's notes (`refs/notes/campaign`)._\n",
-			 total - n);
-	buf_puts(out, "\n");
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read measurements");
+	cJSON_AddNumberToObject(m, "folded", (double)(total - n));
+	return 0;
+}
+
+/* pointer: the resume pointer saved last ({at, author, text}), or null */
+static int pointer_json(cJSON *d, struct ctx *ctx)
+{
+	struct resume_saved s;
+	cJSON *o;
+	int found, rc;
+
+	if ((rc = resume_last_saved(&s, &found, ctx)) < 0)
+		return rc;
+	if (!found) {
+		cJSON_AddNullToObject(d, "pointer");
+		return 0;
+	}
+	o = cJSON_AddObjectToObject(d, "pointer");
+	cJSON_AddStringToObject(o, "at", s.at);
+	cJSON_AddStringToObject(o, "author", s.author);
+	cJSON_AddStringToObject(o, "text", s.text);
+	resume_saved_release(&s);
+	return 0;
+}
+
+int umbrella_data(cJSON **out, struct ctx *ctx, int max_rows)
+{
+	struct db *db;
+	cJSON *d = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_db(&db, ctx, 0)) < 0 || (rc = resume_build(&d, ctx)) < 0)
+		return rc;
+	if ((rc = prs_json(d, ctx, db)) < 0 ||
+	    (rc = measurements_json(d, ctx, db, max_rows)) < 0 ||
+	    (rc = pointer_json(d, ctx)) < 0) {
+		cJSON_Delete(d);
+		return rc;
+	}
+	*out = d;
 	return 0;
 }
 
 int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 		    int max_rows)
 {
-	struct db *db;
+	struct buf text = BUF_INIT;
+	git_repository *repo;
+	cJSON *d = NULL;
 	int rc;
 
+	(void)c;
 	buf_reset(out);
-	if ((rc = ctx_db(&db, ctx, 0)) < 0)
-		return rc;
-	buf_addf(out, "## Campaign %s\n\n", c->name);
-	buf_addf(out, "Base branch `%s`.\n\n", c->base);
-	if ((rc = render_prs(out, db, &ctx->err)) < 0 ||
-	    (rc = render_measurements(out, db, max_rows, &ctx->err)) < 0)
-		return rc;
-	buf_puts(out, "<sub>Written by `git campaign umbrella sync`; edits "
-		      "between the markers are replaced.</sub>\n");
-	return 0;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
+	    (rc = umbrella_data(&d, ctx, max_rows)) < 0 ||
+	    (rc = template_load(git_repository_workdir(repo), "umbrella.md",
+				&text, NULL, &ctx->err)) < 0 ||
+	    (rc = template_render("umbrella.md", text.ptr, d, out,
+				  &ctx->err)) < 0)
+		goto out;
+out:
+	cJSON_Delete(d);
+	buf_release(&text);
+	return rc;
 }
 
 void umbrella_result_release(struct umbrella_result *r)

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "core/campaign.h"
 #include "core/ctx.h"
 #include "io/github.h"
@@ -39,9 +41,19 @@ size_t utf8_length(const char *s);
  * characters or UMBRELLA_MAX_BYTES bytes. */
 int body_too_big(const char *s);
 
-/* Renders the campaign's section (LF line ends) from the database: the PR
- * task list and the newest max_rows measurements; older ones are folded
- * into one line. */
+/* The data of the campaign's section, a new object (caller frees): what
+ * `git campaign resume --format json` prints (resume_build: baselines per
+ * machine, the last A/B table, the next hypothesis, open findings by
+ * rank, ...) and prs (the PR cache as a task list: number, branch, state,
+ * done, title, claim; see prbody_claim), measurements (the newest
+ * max_rows: rows of commit, metric, value, unit, arm, env, config, and
+ * folded, how many older ones are left out; null when none) and pointer
+ * (the resume pointer saved last: at, author, text; or null). */
+int umbrella_data(cJSON **out, struct ctx *ctx, int max_rows);
+
+/* Renders the campaign's section (LF line ends) from umbrella_data with
+ * template umbrella.md (the repository's override in .campaign/templates/
+ * when there is one). */
 int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 		    int max_rows);
 

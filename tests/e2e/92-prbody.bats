@@ -240,6 +240,11 @@ section 'Backends and OS tested' has a placeholder left"
 	grep -qx "A/B #$AB1 (.*), env $CPU_ENV:" b9.md
 	[ "$(grep -c '^| control: ' b9.md)" -eq 3 ]
 	lint_one b9.md 'numbers table 1 is not labelled with its env (the numbers come from 2 envs)'
+	# the umbrella's PR list says what the newest A/B of the branch says
+	git config campaign.umbrella 5
+	run --separate-stderr git campaign umbrella sync --dry-run
+	assert_success
+	assert_line --regexp '^- \[ \] #7 .* \(`fix-pass`\) — open: faster, B/A 0\.950 \[0\.9[0-9]+, 0\.9[0-9]+\] on `\./prog 100` \(A/B #[0-9]+\)$'
 }
 
 @test "a repository's own pr-body.md is rendered, and template list shows it" {

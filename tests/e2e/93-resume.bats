@@ -298,3 +298,26 @@ no baselines'
 	assert_failure 129
 	assert_line 'usage: git campaign resume [--format md|json] [--save]'
 }
+
+@test "the umbrella section shows the PRs, the last A/B, the next hypothesis, findings, baselines and the saved pointer" {
+	small_campaign
+	git campaign resume --save >/dev/null 2>&1
+	run --separate-stderr git campaign umbrella sync --dry-run
+	assert_success
+	assert_line '### Pull requests'
+	# title: the subject of the branch's first commit; no A/B of it, no claim
+	title=$(git log --reverse --format=%s develop..sync-skip | head -1)
+	assert_line "- [ ] #1081 $title (\`sync-skip\`) — open"
+	assert_line --regexp '^- \[x\] #1022 .* \(`upload`\) — merged$'
+	assert_line --regexp '^A/B #1 \(20[0-9-]+T[0-9:]+Z\): faster 0.950, on NVIDIA H200 · cuda · JDK 21.0.5'
+	assert_line '| control: `./ctl` | 500 us | 500 us | 1.000 [0.988, 1.012] | 1 | steady | 60.2x |'
+	assert_line '#2 sync_us = 4.19 µs (within 5%): cuStreamSynchronize costs 4.19 µs per execution'
+	assert_line '1. #3 wrong-answer: CUDA launch failures are only logged'
+	assert_line --regexp '^- NVIDIA H200 · cuda · JDK 21.0.5: 384 failed of 1,116 at '
+	assert_line --regexp '^<details><summary>Resume pointer, saved 2026-11-29T12:00:00Z by A U Thor <author@example.com></summary>$'
+	assert_line '## Resume: kfusion on sync-skip'
+	# what changes with every commit or checkout is only in the saved
+	# pointer, never in the section's own lines
+	[ "$(grep -c '^### Unfinished$' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^### Named stashes$' <<<"$output")" -eq 1 ]
+}
