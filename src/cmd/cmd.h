@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/ctx.h"
+#include "util/buf.h"
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_belongs(int argc, const char **argv, struct ctx *ctx);
@@ -60,6 +61,11 @@ int cmd_fail(struct ctx *ctx);
  * the update was queued, and returns status unchanged: a command never
  * fails for it. Call it as `return cmd_umbrella_auto(ctx, rc);`. */
 int cmd_umbrella_auto(struct ctx *ctx, int status);
+/* Appends the text of file path ("-": standard input) to out: a file over
+ * CMD_TEXT_MAX bytes or with a NUL byte is GCAMP_EUSAGE, one that cannot
+ * be read GCAMP_EFATAL. */
+#define CMD_TEXT_MAX (4u << 20)
+int cmd_read_text(struct buf *out, const char *path, struct error *err);
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 

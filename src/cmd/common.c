@@ -1,4 +1,5 @@
 /* What the commands share. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,35 @@ int cmd_umbrella_auto(struct ctx *ctx, int status)
 				"campaign umbrella sync' sends it\n");
 	}
 	return status;
+}
+
+int cmd_read_text(struct buf *out, const char *path, struct error *err)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char chunk[8192];
+	size_t n;
+	int rc = 0;
+
+	if (!fp)
+		return error_set(err, GCAMP_EFATAL, "cannot read '%s': %s",
+				 path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
+		if (out->len + n > CMD_TEXT_MAX) {
+			rc = error_set(err, GCAMP_EUSAGE,
+				       "'%s' is larger than %u MiB", path,
+				       CMD_TEXT_MAX >> 20);
+			goto out;
+		}
+		buf_add(out, chunk, n);
+	}
+	if (ferror(fp))
+		rc = error_set(err, GCAMP_EFATAL, "cannot read '%s'", path);
+	else if (memchr(out->ptr, '\0', out->len))
+		rc = error_set(err, GCAMP_EUSAGE, "'%s' is not text", path);
+out:
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
 }
 
 void cmd_print_json(cJSON *j)

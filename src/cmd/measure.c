@@ -373,33 +373,6 @@ static void print_formats(void)
 	fprintf(stderr, "%s\n", import_formats[0].name ? "" : " (none)");
 }
 
-static void from_import(struct record *r, const struct import_rec *in,
-			const char *format)
-{
-	struct error ignored = ERROR_INIT;
-	size_t i;
-
-	record_init(r);
-	r->metric = xstrdup(in->metric);
-	r->value = in->value;
-	r->unit = in->unit ? xstrdup(in->unit) : NULL;
-	if (in->better == IMPORT_BETTER_LOWER)
-		r->better = xstrdup("lower");
-	else if (in->better == IMPORT_BETTER_HIGHER)
-		r->better = xstrdup("higher");
-	r->stat = in->stat ? xstrdup(in->stat) : NULL;
-	if (in->samples && in->nsamples) {
-		r->samples = xmalloc(in->nsamples * sizeof(double));
-		memcpy(r->samples, in->samples, in->nsamples * sizeof(double));
-		r->nsamples = in->nsamples;
-		r->n = (long)in->nsamples;
-	}
-	/* an importer's pair without '=' has no key: left out */
-	for (i = 0; i < in->config.nr; i++)
-		record_config_parse(r, in->config.v[i], &ignored);
-	r->source = xstrdup(format);
-}
-
 static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *rev = NULL, *format = NULL, *backend = NULL;
@@ -452,7 +425,7 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 			s.profiler = profilers[i];
 	recs = xcalloc(set.nr, sizeof(*recs));
 	for (n = 0; n < set.nr; n++)
-		from_import(&recs[n], &set.recs[n], set.format);
+		measure_record_from_import(&recs[n], &set.recs[n], set.format);
 	{
 		char what[64];
 

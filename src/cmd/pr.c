@@ -57,24 +57,6 @@ static int pr_body_cmd(int argc, const char **argv, struct ctx *ctx)
 	return 0;
 }
 
-static int read_text(struct buf *out, const char *path, struct error *err)
-{
-	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char chunk[8192];
-	size_t n;
-
-	if (!fp)
-		return error_set(err, GCAMP_EFATAL, "cannot read '%s'", path);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 &&
-	       out->len < (1u << 22))
-		buf_add(out, chunk, n);
-	if (fp != stdin)
-		fclose(fp);
-	if (memchr(out->ptr, '\0', out->len))
-		return error_set(err, GCAMP_EUSAGE, "'%s' is not text", path);
-	return 0;
-}
-
 static void say_wait(long wait_ms, const char *why)
 {
 	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
@@ -143,7 +125,7 @@ static int lint_source(struct buf *out, struct ctx *ctx,
 	if (pr)
 		return fetch_body(out, ctx, c, pr);
 	if (arg && (!strcmp(arg, "-") || !stat(arg, &sb)))
-		return read_text(out, arg, &ctx->err);
+		return cmd_read_text(out, arg, &ctx->err);
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
 		return rc;
 	if (!arg) {

@@ -34,24 +34,6 @@ static int open_forge(struct github **gh, struct ctx *ctx,
 	return 0;
 }
 
-static int read_text(struct buf *out, const char *path, struct error *err)
-{
-	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char chunk[8192];
-	size_t n;
-
-	if (!fp)
-		return error_set(err, GCAMP_EFATAL, "cannot read '%s'", path);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 &&
-	       out->len < (1u << 20))
-		buf_add(out, chunk, n);
-	if (fp != stdin)
-		fclose(fp);
-	if (memchr(out->ptr, '\0', out->len))
-		return error_set(err, GCAMP_EUSAGE, "'%s' is not text", path);
-	return 0;
-}
-
 static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)
 {
 	struct umbrella_result r = {0};
@@ -101,7 +83,7 @@ static int post(struct ctx *ctx, struct campaign *c, const char *name,
 
 	if (msg)
 		buf_puts(&text, msg);
-	else if (read_text(&text, file ? file : "-", &ctx->err) < 0)
+	else if (cmd_read_text(&text, file ? file : "-", &ctx->err) < 0)
 		goto fail;
 	if (!text.len) {
 		error_set(&ctx->err, GCAMP_EUSAGE, "nothing to post");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/notes.h"
+#include "import/import.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/trace.h"
@@ -597,4 +598,31 @@ out:
 	git_tree_free(tree);
 	buf_release(&path);
 	return rc;
+}
+
+void measure_record_from_import(struct record *r, const struct import_rec *in,
+				const char *source)
+{
+	struct error ignored = ERROR_INIT;
+	size_t i;
+
+	record_init(r);
+	r->metric = xstrdup(in->metric);
+	r->value = in->value;
+	r->unit = in->unit ? xstrdup(in->unit) : NULL;
+	if (in->better == IMPORT_BETTER_LOWER)
+		r->better = xstrdup("lower");
+	else if (in->better == IMPORT_BETTER_HIGHER)
+		r->better = xstrdup("higher");
+	r->stat = in->stat ? xstrdup(in->stat) : NULL;
+	if (in->samples && in->nsamples) {
+		r->samples = xmalloc(in->nsamples * sizeof(double));
+		memcpy(r->samples, in->samples, in->nsamples * sizeof(double));
+		r->nsamples = in->nsamples;
+		r->n = (long)in->nsamples;
+	}
+	/* an importer's pair without '=' has no key: left out */
+	for (i = 0; i < in->config.nr; i++)
+		record_config_parse(r, in->config.v[i], &ignored);
+	r->source = xstrdup(source);
 }

@@ -41,6 +41,13 @@ int measure_reindex(struct ctx *ctx, int full);
  * Every reader of the index calls it first. */
 int measure_index_update(struct ctx *ctx);
 
+struct import_rec;
+/* Fills r (record_init first) from what an importer found: metric, value,
+ * unit, better, stat, samples and config; source is the importer's name
+ * ("ncu"). An importer's pair without '=' has no key and is left out. */
+void measure_record_from_import(struct record *r, const struct import_rec *in,
+				const char *source);
+
 /*
  * Reads the note on commit straight from refs/notes/campaign: its
  * schema-1 records into *out (an array the caller frees with

@@ -268,25 +268,6 @@ static int write_file(const char *path, const struct buf *a,
 	return 0;
 }
 
-static void from_import(struct record *r, const struct import_rec *in)
-{
-	struct error ignored = ERROR_INIT;
-	size_t i;
-
-	record_init(r);
-	r->metric = xstrdup(in->metric);
-	r->value = in->value;
-	r->unit = in->unit ? xstrdup(in->unit) : NULL;
-	if (in->better == IMPORT_BETTER_LOWER)
-		r->better = xstrdup("lower");
-	else if (in->better == IMPORT_BETTER_HIGHER)
-		r->better = xstrdup("higher");
-	r->stat = in->stat ? xstrdup(in->stat) : NULL;
-	for (i = 0; i < in->config.nr; i++)
-		record_config_parse(r, in->config.v[i], &ignored);
-	r->source = xstrdup("ncu");
-}
-
 static void put_num(struct record *r, const char *key, double v)
 {
 	char s[64];
@@ -395,7 +376,7 @@ static int record_all(struct ncuprof_result *r, struct ctx *ctx,
 		goto out;
 	record_now(at);
 	for (n = 0; n < set->nr; n++)
-		from_import(&recs[n], &set->recs[n]);
+		measure_record_from_import(&recs[n], &set->recs[n], "ncu");
 	handback(&recs[n++], r, o);
 	for (i = 0; i < n; i++) {
 		memcpy(recs[i].run, r->run, sizeof(recs[i].run));

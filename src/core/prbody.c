@@ -746,13 +746,13 @@ static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 				if (p->control || !p->verdict ||
 				    isnan(p->cmp.ratio))
 					continue;
-				buf_addf(claim,
-					 "%s, B/A %.3f [%.3f, %.3f] on `%s` "
-					 "(A/B #%lld)",
-					 p->verdict, p->cmp.ratio, p->cmp.ci_lo,
-					 p->cmp.ci_hi, p->workload,
-					 (long long)sqlite3_column_int64(st,
-									 0));
+				buf_addf(
+					claim,
+					"%s, B/A %.3f [%.3f, %.3f] on `%s` "
+					"(A/B #%lld)",
+					p->verdict, p->cmp.ratio, p->cmp.ci_lo,
+					p->cmp.ci_hi, p->workload,
+					(long long)sqlite3_column_int64(st, 0));
 			}
 			ab_result_release(&r);
 		}

@@ -133,7 +133,8 @@ static int prs_json(cJSON *d, struct ctx *ctx, struct db *db)
 		char *title = NULL, *claim = NULL;
 
 		if (prbody_claim(&title, &claim, ctx, branch) < 0)
-			error_clear(&ctx->err); /* a branch deleted after merge */
+			error_clear(
+				&ctx->err); /* a branch deleted after merge */
 		cJSON_AddNumberToObject(o, "number",
 					(double)sqlite3_column_int64(st, 0));
 		cJSON_AddStringToObject(o, "branch", branch);
@@ -270,8 +271,8 @@ int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 	    (rc = umbrella_data(&d, ctx, max_rows)) < 0 ||
 	    (rc = template_load(git_repository_workdir(repo), "umbrella.md",
 				&text, NULL, &ctx->err)) < 0 ||
-	    (rc = template_render("umbrella.md", text.ptr, d, out,
-				  &ctx->err)) < 0)
+	    (rc = template_render("umbrella.md", text.ptr, d, out, &ctx->err)) <
+		    0)
 		goto out;
 out:
 	cJSON_Delete(d);
