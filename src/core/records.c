@@ -147,9 +147,18 @@ int hypo_add(long long *out, struct ctx *ctx, const char *text,
 	return 0;
 }
 
+/* How one kind of record is read: its size, a row into one, and how a
+ * vector of them is freed */
+struct row_kind {
+	size_t size;
+	void (*row)(void *one, sqlite3_stmt *st);
+	void (*free_all)(void *v, size_t n);
+	const char *what; /* "the hypotheses" */
+};
+
 /* every row of sql (with ?1 bound to id when id > 0) into *out */
-static int hypo_query(struct hypo **out, size_t *n, struct ctx *ctx,
-		      const char *sql, long long id)
+static int query_rows(void **out, size_t *n, struct ctx *ctx,
+		      const struct row_kind *k, const char *sql, long long id)
 {
 	sqlite3_stmt *st = NULL;
 	struct db *db;
@@ -167,19 +176,42 @@ static int hypo_query(struct hypo **out, size_t *n, struct ctx *ctx,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == alloc) {
 			alloc = alloc ? 2 * alloc : 8;
-			*out = xrealloc(*out, alloc * sizeof(**out));
+			*out = xrealloc(*out, alloc * k->size);
 		}
-		hypo_row(&(*out)[(*n)++], st);
+		k->row((char *)*out + (*n)++ * k->size, st);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		hypo_free(*out, *n);
+		k->free_all(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the hypotheses");
+		return error_sqlite(&ctx->err, db, rc, "cannot read %s",
+				    k->what);
 	}
 	return 0;
+}
+
+static void hypo_row_v(void *one, sqlite3_stmt *st)
+{
+	hypo_row(one, st);
+}
+
+static void hypo_free_v(void *v, size_t n)
+{
+	hypo_free(v, n);
+}
+
+/* every row of sql (with ?1 bound to id when id > 0) into *out */
+static int hypo_query(struct hypo **out, size_t *n, struct ctx *ctx,
+		      const char *sql, long long id)
+{
+	static const struct row_kind k = {sizeof(struct hypo), hypo_row_v,
+					  hypo_free_v, "the hypotheses"};
+	void *v;
+	int rc = query_rows(&v, n, ctx, &k, sql, id);
+
+	*out = v;
+	return rc;
 }
 
 int hypo_list(struct hypo **out, size_t *n, struct ctx *ctx)
@@ -412,38 +444,26 @@ int finding_add(long long *out, struct ctx *ctx, const char *kind,
 	return 0;
 }
 
+static void finding_row_v(void *one, sqlite3_stmt *st)
+{
+	finding_row(one, st);
+}
+
+static void finding_free_v(void *v, size_t n)
+{
+	finding_free(v, n);
+}
+
 static int finding_query(struct finding **out, size_t *n, struct ctx *ctx,
 			 const char *sql, long long id)
 {
-	sqlite3_stmt *st = NULL;
-	struct db *db;
-	size_t alloc = 0;
-	int rc;
+	static const struct row_kind k = {sizeof(struct finding), finding_row_v,
+					  finding_free_v, "the findings"};
+	void *v;
+	int rc = query_rows(&v, n, ctx, &k, sql, id);
 
-	*out = NULL;
-	*n = 0;
-	if ((rc = open_read(&db, ctx)) < 0 || !db)
-		return rc;
-	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
-		return rc;
-	if (id > 0)
-		sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			*out = xrealloc(*out, alloc * sizeof(**out));
-		}
-		finding_row(&(*out)[(*n)++], st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		finding_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the findings");
-	}
-	return 0;
+	*out = v;
+	return rc;
 }
 
 int finding_list(struct finding **out, size_t *n, struct ctx *ctx)
