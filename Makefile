@@ -53,12 +53,15 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # libgit2 with what it needs, and sqlite, are linked statically (the Debian
 # -dev packages ship every archive but GSSAPI's): a start then maps 3 shared
 # objects instead of 21, which halves the cost of `status`; src/gitlink.c,
-# linked with libgit2, holds the two stand-ins this takes
+# linked with libgit2, holds the stand-ins this takes
 SQLITE_LIBS := -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic -ldl -pthread
 PKG_LIBS := $(shell pkg-config --libs libcjson) $(SQLITE_LIBS) -lm
 endif
 GIT_LIBS := $(BUILD)/obj/gitlink.o \
-	-Wl,--wrap=mbedtls_x509_crt_parse_file -Wl,-Bstatic -lgit2 \
+	-Wl,--wrap=git_mbedtls_stream_global_init \
+	-Wl,--wrap=git_transport_ssh_global_init \
+	-Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap \
+	-Wl,--wrap=git_smart_subtransport_ssh -Wl,-Bstatic -lgit2 \
 	-lmbedtls -lmbedx509 -lmbedcrypto -lhttp_parser -lssh2 -lcrypto \
 	-lpcre2-8 -lz -Wl,-Bdynamic -ldl -pthread
 

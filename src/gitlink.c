@@ -3,24 +3,75 @@
  * that a process start maps three shared objects, not twenty; `status` and
  * every other command pay the difference (bench/status.sh measures it).
  * Fetch and push go through the git program and the forge through libcurl,
- * so libgit2's network transports are never used: the two stand-ins below
+ * so libgit2's network transports are never used: the stand-ins below
  * only keep them from costing a start. */
 #include <stddef.h>
 
+#include <git2/errors.h>
+
 /*
- * Debian's libgit2 is built with mbedTLS and parses the whole system CA
- * bundle inside git_libgit2_init(): about 10 ms, on every run, for a
- * transport this tool never uses. The link wraps libgit2's call to
- * mbedtls_x509_crt_parse_file (-Wl,--wrap) to this one, which loads no
- * certificate: should libgit2's own HTTPS ever be used, it would fail to
- * verify the peer, never trust it.
+ * Debian's libgit2 is built with mbedTLS and libssh2, and sets both up
+ * inside git_libgit2_init(): it parses the system's CA bundle (about
+ * 10 ms), gathers entropy for a random generator and initialises OpenSSL
+ * for libssh2, on every run, for transports this tool never uses. The link
+ * wraps (-Wl,--wrap) the two set-ups to do nothing, and libgit2's TLS
+ * stream and SSH transport to fail with a clear error, should anything
+ * ever ask libgit2 for them.
  */
-int __wrap_mbedtls_x509_crt_parse_file(void *chain, const char *path);
-int __wrap_mbedtls_x509_crt_parse_file(void *chain, const char *path)
+typedef struct git_stream git_stream;
+typedef struct git_transport git_transport;
+typedef struct git_smart_subtransport git_smart_subtransport;
+
+int __wrap_git_mbedtls_stream_global_init(void);
+int __wrap_git_mbedtls_stream_global_init(void)
 {
-	(void)chain;
-	(void)path;
 	return 0;
+}
+
+int __wrap_git_transport_ssh_global_init(void);
+int __wrap_git_transport_ssh_global_init(void)
+{
+	return 0;
+}
+
+static int not_built_in(const char *what)
+{
+	git_error_set_str(GIT_ERROR_NET,
+			  what); /* libgit2's last error, as callers read it */
+	return -1;
+}
+
+int __wrap_git_mbedtls_stream_new(git_stream **out, const char *host,
+				  const char *port);
+int __wrap_git_mbedtls_stream_new(git_stream **out, const char *host,
+				  const char *port)
+{
+	(void)host;
+	(void)port;
+	*out = NULL;
+	return not_built_in("git-campaign has no TLS in libgit2: use git");
+}
+
+int __wrap_git_mbedtls_stream_wrap(git_stream **out, git_stream *in,
+				   const char *host);
+int __wrap_git_mbedtls_stream_wrap(git_stream **out, git_stream *in,
+				   const char *host)
+{
+	(void)in;
+	(void)host;
+	*out = NULL;
+	return not_built_in("git-campaign has no TLS in libgit2: use git");
+}
+
+int __wrap_git_smart_subtransport_ssh(git_smart_subtransport **out,
+				      git_transport *owner, void *param);
+int __wrap_git_smart_subtransport_ssh(git_smart_subtransport **out,
+				      git_transport *owner, void *param)
+{
+	(void)owner;
+	(void)param;
+	*out = NULL;
+	return not_built_in("git-campaign has no SSH in libgit2: use git");
 }
 
 /*
