@@ -40,7 +40,8 @@ int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id)
 	j = cJSON_Parse((const char *)sqlite3_column_text(st, 1));
 	if (ab_result_from_json(out, j) < 0) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			  "A/B run #%lld: its record is not an A/B result", id);
+			       "A/B run #%lld: its record is not an A/B result",
+			       id);
 		goto out;
 	}
 	if (at)
