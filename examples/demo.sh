@@ -94,6 +94,8 @@ step 'git campaign status'
 step 'git campaign config'
 step 'git campaign config umbrella 43'
 step 'git campaign config umbrella'
+say "the demo's forge does not exist: no automatic umbrella updates"
+step 'git campaign config umbrella.auto false'
 
 say "a stack: fusion/tsdf on develop, fusion/raycast on fusion/tsdf"
 step 'git campaign stack adopt fusion/tsdf --on develop'
@@ -130,3 +132,11 @@ step 'cp "$EXAMPLES/ab/integrate.c" "$EXAMPLES/ab/control.c" . && printf "integr
 step 'git add integrate.c control.c .gitignore && git commit -q -m "Add the integration kernel"'
 step 'sed -i "s/#define WORK 5/#define WORK 4/" integrate.c'
 step 'git campaign ab --build "cc -O1 -o integrate integrate.c && cc -O1 -o control control.c" --run "./integrate {iters}" --control ./control --iters 16,64 -n 6 --metric "re:loop: ([0-9.]+) us;unit=us"'
+
+say "the campaign's memory: a hypothesis as a number, a finding, and the resume pointer"
+step 'git checkout -q integrate.c'
+step 'git campaign hypo add "one pass per frame costs a fifth of the loop" --metric loop_us --predict 20 --unit us'
+step 'git campaign hypo next 1'
+step 'git campaign finding add --kind slow "the fifth pass recomputes what the fourth wrote"'
+step 'git campaign resume'
+step 'git campaign template'
