@@ -5,6 +5,7 @@
 # load; wall-clock timing is exercised by the demo and bench/ab.sh.
 
 load helper
+load records_helper
 
 METRIC='re:time: ([0-9]+);unit=us'
 
@@ -22,17 +23,6 @@ setup() {
 	git add .
 	git commit -q -m base
 	git campaign init demo --base main >/dev/null
-}
-
-write_prog() {
-	cat >"$1" <<-EOF
-		#!/bin/sh
-		FIXED=$2
-		PER=$3
-		n=\$(cat .runs 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >.runs
-		noise=\$(( (n * 7919) % 11 - 5 ))
-		echo "time: \$((FIXED + PER * \${1:-100} + noise))"
-	EOF
 }
 
 ab() {

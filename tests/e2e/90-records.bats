@@ -4,6 +4,7 @@
 # stand-in libcuda.so.1 answering as an H200), never mixed; status.
 
 load helper
+load records_helper
 
 STUB="$BIN_DIR/tests/stub/libcuda.so.1"
 
@@ -22,33 +23,6 @@ setup() {
 	git campaign init kfusion >/dev/null
 	git config campaign.backend cuda
 	DB="$PWD/.git/campaign/campaign.db"
-}
-
-# the machine the next command runs on: cpu (no GPU) or h200 (the stub)
-cpu() { export GIT_CAMPAIGN_LIBCUDA="$WORLD/none/libcuda.so.1"; }
-h200() { export GIT_CAMPAIGN_LIBCUDA="$STUB"; }
-
-# tt CLASS PASS FAIL [UNSUPPORTED]: one class block of tornado-test -V
-tt() {
-	local i u=${4:-0}
-	printf 'Test: class %s\n' "$1"
-	for ((i = 1; i <= $2; i++)); do
-		printf '\tRunning test: p%d ................  [PASS] \n' "$i"
-	done
-	for ((i = 1; i <= $3; i++)); do
-		printf '\tRunning test: f%d ................  [FAILED] \n\t\t\\_[REASON] expected:<1> but was:<0>\n' "$i"
-	done
-	for ((i = 1; i <= u; i++)); do
-		printf '\tRunning test: u%d ................  [FP64 UNSUPPORTED FOR CURRENT DEVICE] \n' "$i"
-	done
-	printf 'Test ran: %d, Failed: %d, Unsupported: %d\n\n' $(($2 + $3 + u)) "$3" "$u"
-}
-
-jpy() {
-	python3 -c 'import json, sys
-d = json.load(sys.stdin)
-v = eval(sys.argv[1])
-print(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))' "$1"
 }
 
 # an A/B run as `git campaign ab` records it

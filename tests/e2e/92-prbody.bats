@@ -6,6 +6,7 @@
 # a repository's own template, and a PR's body read from the fake GitHub.
 
 load helper
+load records_helper
 load fakehub
 
 STUB="$BIN_DIR/tests/stub/libcuda.so.1"
@@ -37,41 +38,6 @@ setup() {
 
 teardown() {
 	stop_fakehub
-}
-
-# the machine the next command runs on: cpu (no GPU) or h200 (the stub)
-cpu() { export GIT_CAMPAIGN_LIBCUDA="$WORLD/none/libcuda.so.1"; }
-h200() { export GIT_CAMPAIGN_LIBCUDA="$STUB"; }
-
-write_prog() {
-	cat >"$1" <<-EOF2
-		#!/bin/sh
-		FIXED=$2
-		PER=$3
-		n=\$(cat .runs 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >.runs
-		noise=\$(( (n * 7919) % 11 - 5 ))
-		echo "time: \$((FIXED + PER * \${1:-100} + noise))"
-	EOF2
-}
-
-# tt CLASS PASS FAIL: one class block of tornado-test -V
-tt() {
-	local i
-	printf 'Test: class %s\n' "$1"
-	for ((i = 1; i <= $2; i++)); do
-		printf '\tRunning test: p%d ................  [PASS] \n' "$i"
-	done
-	for ((i = 1; i <= $3; i++)); do
-		printf '\tRunning test: f%d ................  [FAILED] \n\t\t\\_[REASON] expected:<1> but was:<0>\n' "$i"
-	done
-	printf 'Test ran: %d, Failed: %d, Unsupported: 0\n\n' $(($2 + $3)) "$3"
-}
-
-jpy() {
-	python3 -c 'import json, sys
-d = json.load(sys.stdin)
-v = eval(sys.argv[1])
-print(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))' "$1"
 }
 
 # section BODY N: the lines of section N of a body, heading excluded

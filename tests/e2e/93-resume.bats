@@ -6,6 +6,7 @@
 # repository's template; the errors.
 
 load helper
+load records_helper
 
 STUB="$BIN_DIR/tests/stub/libcuda.so.1"
 METRIC='re:time: ([0-9]+);unit=us'
@@ -43,41 +44,6 @@ setup() {
 	git campaign init kfusion --umbrella 1028 >/dev/null
 	git config campaign.backend cuda
 	DB="$PWD/.git/campaign/campaign.db"
-}
-
-cpu() { export GIT_CAMPAIGN_LIBCUDA="$WORLD/none/libcuda.so.1"; }
-h200() { export GIT_CAMPAIGN_LIBCUDA="$STUB"; }
-
-# PROG FIXED PER: a workload whose time is FIXED + PER x iters + noise
-write_prog() {
-	cat >"$1" <<-EOF
-		#!/bin/sh
-		FIXED=$2
-		PER=$3
-		n=\$(cat .runs 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >.runs
-		noise=\$(( (n * 7919) % 11 - 5 ))
-		echo "time: \$((FIXED + PER * \${1:-100} + noise))"
-	EOF
-}
-
-# tt CLASS PASS FAIL: one class block of tornado-test -V
-tt() {
-	local i
-	printf 'Test: class %s\n' "$1"
-	for ((i = 1; i <= $2; i++)); do
-		printf '\tRunning test: p%d ................  [PASS] \n' "$i"
-	done
-	for ((i = 1; i <= $3; i++)); do
-		printf '\tRunning test: f%d ................  [FAILED] \n' "$i"
-	done
-	printf 'Test ran: %d, Failed: %d, Unsupported: 0\n\n' $(($2 + $3)) "$3"
-}
-
-jpy() {
-	"$PY" -c 'import json, sys
-d = json.load(sys.stdin)
-v = eval(sys.argv[1])
-print(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))' "$1"
 }
 
 # the campaign the pointer is checked on
