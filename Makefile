@@ -167,14 +167,14 @@ endif
 test: all unit $(if $(filter tests/fuzz/%,$(TEST_FILES)),fuzz)
 	$(Q)BIN_DIR=$(abspath $(BUILD)) MAN_DIR=$(abspath $(BUILD)/man) \
 		SRC_DIR=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP \
-		FUZZ_DIR=$(abspath $(FUZZ_DIR)) FUZZ_TARGETS="$(FUZZ_HAVE)" \
+		FUZZ_DIR=$(abspath $(FUZZ_DIR)) FUZZ_TARGETS="$(FUZZ_HAVE) template" \
 		FUZZ_SKIPPED="$(filter-out $(FUZZ_HAVE),$(FUZZ_FORMATS))" \
 		FUZZ_TIME=$(FUZZ_TIME) \
 		prove -j$(PROVE_JOBS) --exec tests/tap-run $(TEST_FILES)
 
 # Fuzzing: one libFuzzer binary per importer (-DFUZZ_FORMAT), built with
 # clang and its sanitizers into build/fuzz from the importers and util (the
-# importers depend on nothing else). `make check` runs each on
+# importers depend on nothing else), and one for the template engine. `make check` runs each on
 # tests/fuzz/corpus/NAME for FUZZ_TIME seconds (tests/fuzz/run-corpus.sh).
 # A format with no row in import_formats[] yet is skipped, by name.
 FUZZ_FORMATS := ncu nsys jfr hyperfine junit tornado-test benchmark-runner llm
@@ -184,9 +184,10 @@ FUZZ_DIR := build/fuzz
 FUZZ_SAN := address,undefined
 FUZZ_HAVE := $(foreach f,$(FUZZ_FORMATS),$(if $(shell grep -s -E \
 	'^[[:space:]]*\{"$(f)",' src/import/import.c),$(f)))
-FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c) src/io/proc.c)
+FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c) src/io/proc.c \
+	src/core/template.c)
 FUZZ_OBJS := $(FUZZ_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_BINS := $(FUZZ_HAVE:%=$(FUZZ_DIR)/fuzz-%)
+FUZZ_BINS := $(FUZZ_HAVE:%=$(FUZZ_DIR)/fuzz-%) $(FUZZ_DIR)/fuzz-template
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L \
 	$(filter-out -Werror,$(WARNINGS)) -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=$(FUZZ_SAN) -fno-sanitize-recover=all -Isrc -MMD -MP \
@@ -222,6 +223,13 @@ $(FUZZ_DIR)/obj/%.o: src/%.c | $(FUZZ_DIR)/toolchain.ok
 $(FUZZ_DIR)/libimport.a: $(FUZZ_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# the template engine: a repository's templates are input too
+$(FUZZ_DIR)/fuzz-template: tests/fuzz/fuzz_template.c $(FUZZ_DIR)/libimport.a
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+		-MF $(FUZZ_DIR)/obj/fuzz-template.d -o $@ $< \
+		$(FUZZ_DIR)/libimport.a $(shell pkg-config --libs libcjson) -lm
 
 $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/libimport.a
 	$(call say,FUZZLD,$@)
@@ -276,4 +284,5 @@ clean:
 	rm -rf build
 
 -include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(BUILD)/obj/hook-main.d $(BUILD)/obj/gitlink.d $(UNIT_BINS:=.d) \
-	$(FUZZ_OBJS:.o=.d) $(FUZZ_HAVE:%=$(FUZZ_DIR)/obj/fuzz-%.d)
+	$(FUZZ_OBJS:.o=.d) $(FUZZ_HAVE:%=$(FUZZ_DIR)/obj/fuzz-%.d) \
+	$(FUZZ_DIR)/obj/fuzz-template.d

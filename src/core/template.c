@@ -10,6 +10,8 @@
 #include "util/xalloc.h"
 
 #define MAX_DEPTH 32
+/* more than any text of ours; nested loops could otherwise multiply */
+#define MAX_OUTPUT ((size_t)16 << 20)
 
 enum tok_kind { T_TEXT, T_VAR, T_SECTION, T_INVERTED, T_CLOSE };
 
@@ -236,13 +238,16 @@ static void put_value(struct buf *out, const cJSON *v)
 		buf_puts(out, cJSON_IsTrue(v) ? "true" : "false");
 }
 
-static void render(const struct toks *t, size_t from, size_t to,
-		   const cJSON **stack, int depth, struct buf *out)
+/* Renders tokens [from, to); -1 once the output passes limit (bytes) */
+static int render(const struct toks *t, size_t from, size_t to,
+		  const cJSON **stack, int depth, struct buf *out, size_t limit)
 {
 	for (size_t i = from; i < to; i++) {
 		const struct tok *k = &t->v[i];
 		const cJSON *v;
 
+		if (out->len > limit)
+			return -1;
 		switch (k->kind) {
 		case T_TEXT:
 			buf_add(out, k->s, k->len);
@@ -254,8 +259,9 @@ static void render(const struct toks *t, size_t from, size_t to,
 			break;
 		case T_INVERTED:
 			v = lookup(stack, depth, k->s, k->len);
-			if (!truthy(v))
-				render(t, i + 1, k->close, stack, depth, out);
+			if (!truthy(v) && render(t, i + 1, k->close, stack,
+						 depth, out, limit) < 0)
+				return -1;
 			i = k->close;
 			break;
 		case T_SECTION:
@@ -265,13 +271,15 @@ static void render(const struct toks *t, size_t from, size_t to,
 				cJSON_ArrayForEach(e, v)
 				{
 					stack[depth] = e;
-					render(t, i + 1, k->close, stack,
-					       depth + 1, out);
+					if (render(t, i + 1, k->close, stack,
+						   depth + 1, out, limit) < 0)
+						return -1;
 				}
 			} else if (truthy(v)) {
 				stack[depth] = v;
-				render(t, i + 1, k->close, stack, depth + 1,
-				       out);
+				if (render(t, i + 1, k->close, stack, depth + 1,
+					   out, limit) < 0)
+					return -1;
 			}
 			i = k->close;
 			break;
@@ -279,6 +287,7 @@ static void render(const struct toks *t, size_t from, size_t to,
 			break;
 		}
 	}
+	return out->len > limit ? -1 : 0;
 }
 
 int template_render(const char *name, const char *text, const cJSON *data,
@@ -286,12 +295,19 @@ int template_render(const char *name, const char *text, const cJSON *data,
 {
 	struct toks t = {0};
 	const cJSON *stack[MAX_DEPTH + 1];
+	size_t start = out->len;
 	int ret = tokenize(name, text, &t, err);
 
 	if (ret)
 		goto out;
 	stack[0] = data;
-	render(&t, 0, t.n, stack, 1, out);
+	if (render(&t, 0, t.n, stack, 1, out, start + MAX_OUTPUT) < 0) {
+		out->len = start;
+		out->ptr[start] = '\0';
+		ret = error_set(err, GCAMP_EUSAGE,
+				"template '%s' renders more than %zu MiB", name,
+				MAX_OUTPUT >> 20);
+	}
 out:
 	free(t.v);
 	return ret;

@@ -149,6 +149,16 @@ static void malformed_templates_name_the_line(void **state)
 	assert_string_equal(render(deep, "{}"),
 			    "ERROR template 't.md' line 1: sections nest "
 			    "deeper than 32");
+	/* loops nested over lists multiply: 16^8 lines is refused */
+	deep[0] = '\0';
+	for (int i = 0; i < 8; i++)
+		strcat(deep, "{{#l}}");
+	strcat(deep, "0123456789\n");
+	for (int i = 0; i < 8; i++)
+		strcat(deep, "{{/l}}");
+	assert_string_equal(render(deep, "{\"l\":[1,2,3,4,5,6,7,8,9,10,11,"
+					 "12,13,14,15,16]}"),
+			    "ERROR template 't.md' renders more than 16 MiB");
 }
 
 static void overrides_come_from_the_worktree(void **state)
