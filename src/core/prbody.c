@@ -1,6 +1,6 @@
 /* The data of a campaign PR's body, gathered from the branch's records
- * (A/B runs, notes, hypotheses, findings, test results, environments),
- * and its rendering through template pr-body.md. */
+ * (A/B runs, hypotheses, findings here; notes, test results, environments
+ * in prbody_gather.c), and its rendering through template pr-body.md. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "core/fingerprint.h"
 #include "core/measure.h"
 #include "core/prbody.h"
+#include "core/prbody_int.h"
 #include "core/record.h"
 #include "core/records.h"
 #include "core/template.h"
@@ -19,27 +20,7 @@
 #include "io/repo.h"
 #include "util/xalloc.h"
 
-/* Caps, so that a long-lived branch still gives a body people read */
-#define MAX_COMMITS 500
-#define MAX_ROWS 50
-#define BASE_DEPTH 200
-
-/* What the gathering carries along */
-struct pb {
-	struct ctx *ctx;
-	git_repository *repo;
-	struct campaign c;
-	cJSON *d;
-	struct strvec commits; /* 40 hex, newest first */
-	struct strvec trees;   /* their trees */
-	git_oid merge_base;
-	long pr;
-	struct strvec runs; /* ids of the branch's A/B runs, "12" */
-	struct strvec envs; /* every env measured on the branch */
-	cJSON *negatives;
-};
-
-static void add_env(struct pb *b, const char *env)
+void pb_add_env(struct pb *b, const char *env)
 {
 	size_t i;
 
@@ -51,7 +32,7 @@ static void add_env(struct pb *b, const char *env)
 	strvec_push(&b->envs, env);
 }
 
-static int in_list(const struct strvec *v, const char *s)
+int pb_in_list(const struct strvec *v, const char *s)
 {
 	size_t i;
 
@@ -62,7 +43,7 @@ static int in_list(const struct strvec *v, const char *s)
 }
 
 /* 1 when hex (a full id or a prefix of 7 or more) is one of the commits */
-static int branch_commit(const struct pb *b, const char *hex)
+int pb_branch_commit(const struct pb *b, const char *hex)
 {
 	size_t i, k = hex ? strlen(hex) : 0;
 
@@ -73,14 +54,14 @@ static int branch_commit(const struct pb *b, const char *hex)
 }
 
 /* "%.4g" with the unit, no exponent for large values */
-static char *value_text(double v, const char *unit)
+char *pb_value_text(double v, const char *unit)
 {
 	return xasprintf(fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v,
 			 unit && *unit ? " " : "", unit ? unit : "");
 }
 
 /* The first 12 digits of hex, as key */
-static void add_short(cJSON *o, const char *key, const char *hex)
+void pb_add_short(cJSON *o, const char *key, const char *hex)
 {
 	char s[13];
 
@@ -89,7 +70,7 @@ static void add_short(cJSON *o, const char *key, const char *hex)
 }
 
 /* 1116 as "1,116" */
-static void count_str(struct buf *out, long v)
+void pb_count_str(struct buf *out, long v)
 {
 	char digits[32];
 	size_t i, len;
@@ -104,7 +85,7 @@ static void count_str(struct buf *out, long v)
 	}
 }
 
-static const char *id_str(const cJSON *id, const char *key)
+const char *pb_id_str(const cJSON *id, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(id, key);
 
@@ -112,7 +93,7 @@ static const char *id_str(const cJSON *id, const char *key)
 }
 
 /* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
-static cJSON *env_json(struct ctx *ctx, const char *env)
+cJSON *pb_env_json(struct ctx *ctx, const char *env)
 {
 	cJSON *o = cJSON_CreateObject(), *fp = NULL;
 	const cJSON *id, *models;
@@ -137,25 +118,25 @@ static cJSON *env_json(struct ctx *ctx, const char *env)
 		buf_puts(&label, cJSON_GetArrayItem(models, 0)->valuestring);
 	else
 		buf_puts(&label,
-			 (s = id_str(id, "cpu_model")) ? s : "unknown CPU");
-	s = id_str(id, "backend");
+			 (s = pb_id_str(id, "cpu_model")) ? s : "unknown CPU");
+	s = pb_id_str(id, "backend");
 	buf_addf(&label, " · %s", s ? s : "no backend");
-	s = id_str(id, "jdk_version");
+	s = pb_id_str(id, "jdk_version");
 	if (s)
 		buf_addf(&label, " · JDK %s", s);
 	else
 		buf_puts(&label, " · no JDK");
 	cJSON_AddStringToObject(o, "label", label.ptr);
 	cJSON_AddStringToObject(o, "os",
-				(s = id_str(id, "os")) ? s : "unknown OS");
+				(s = pb_id_str(id, "os")) ? s : "unknown OS");
 	cJSON_AddStringToObject(o, "backend",
-				(s = id_str(id, "backend")) ? s : "none");
+				(s = pb_id_str(id, "backend")) ? s : "none");
 	buf_release(&label);
 	cJSON_Delete(fp);
 	return o;
 }
 
-static void negative(struct pb *b, char *text)
+void pb_negative(struct pb *b, char *text)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -263,7 +244,7 @@ static int gather_pr(struct pb *b, struct db *db)
 		     "SELECT number, state, url FROM pr WHERE branch = ?",
 		     &b->ctx->err)) < 0)
 		return rc;
-	sqlite3_bind_text(st, 1, id_str(b->d, "branch"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, pb_id_str(b->d, "branch"), -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		o = cJSON_AddObjectToObject(b->d, "pr");
 		b->pr = sqlite3_column_int64(st, 0);
@@ -304,7 +285,7 @@ static void point_negative(struct pb *b, const char *run,
 				 p->cmp.ci_hi);
 	}
 	buf_addf(&t, " (A/B #%s, env %s)", run, r->env);
-	negative(b, buf_detach(&t));
+	pb_negative(b, buf_detach(&t));
 }
 
 /* The arms by what they are to the PR's reader: the base or the branch at
@@ -318,16 +299,16 @@ static void relabel(const struct pb *b, struct ab_result *r)
 	for (i = 0; i < b->trees.nr; i++)
 		if (!strcmp(b->trees.v[i], hex)) {
 			snprintf(r->b_desc, sizeof(r->b_desc), "%.40s (%.12s)",
-				 id_str(b->d, "branch"), b->commits.v[i]);
+				 pb_id_str(b->d, "branch"), b->commits.v[i]);
 			break;
 		}
 	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
 	if (git_oid_equal(&r->a_commit, &b->merge_base))
 		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
 			 b->c.base, hex);
-	else if (branch_commit(b, hex))
+	else if (pb_branch_commit(b, hex))
 		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
-			 id_str(b->d, "branch"), hex);
+			 pb_id_str(b->d, "branch"), hex);
 }
 
 static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
@@ -348,7 +329,7 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 	ab_render_markdown(&md, &r);
 	buf_rtrim(&md);
 	strvec_push(&b->runs, id);
-	add_env(b, r.env);
+	pb_add_env(b, r.env);
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "id", sqlite3_column_double(st, 0));
 	cJSON_AddStringToObject(o, "at",
@@ -361,9 +342,9 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 	cJSON_AddItemToObject(o, "result", cJSON_Duplicate(j, 1));
 	cJSON_AddItemToArray(arr, o);
 	if (r.invalid)
-		negative(b, xasprintf("A/B #%s is INVALID: a control moved; "
-				      "its numbers are not in the table",
-				      id));
+		pb_negative(b, xasprintf("A/B #%s is INVALID: a control moved; "
+					 "its numbers are not in the table",
+					 id));
 	for (i = 0; i < r.npoints; i++) {
 		if (r.points[i].control && !r.invalid)
 			cJSON_ReplaceItemInObject(b->d, "has_control",
@@ -395,7 +376,7 @@ static int gather_runs(struct pb *b, struct db *db)
 		cJSON *j =
 			cJSON_Parse((const char *)sqlite3_column_text(st, 3));
 
-		if (in_list(&b->trees, id_str(j, "b_tree")))
+		if (pb_in_list(&b->trees, pb_id_str(j, "b_tree")))
 			add_run(b, st, j);
 		cJSON_Delete(j);
 	}
@@ -411,9 +392,9 @@ static int hypo_ours(const struct pb *b, const struct hypo *h)
 	if (!h->evidence)
 		return 0;
 	if (!strncmp(h->evidence, "ab #", 4))
-		return in_list(&b->runs, h->evidence + 4);
+		return pb_in_list(&b->runs, h->evidence + 4);
 	if (!strncmp(h->evidence, "commit ", 7))
-		return branch_commit(b, h->evidence + 7);
+		return pb_branch_commit(b, h->evidence + 7);
 	return 0;
 }
 
@@ -436,8 +417,8 @@ static int gather_hypos(struct pb *b)
 		if (!h->has_measured || !hypo_ours(b, h))
 			continue;
 		o = cJSON_CreateObject();
-		p = value_text(h->predicted, u);
-		m = value_text(h->measured, u);
+		p = pb_value_text(h->predicted, u);
+		m = pb_value_text(h->measured, u);
 		cJSON_AddNumberToObject(o, "id", (double)h->id);
 		cJSON_AddStringToObject(o, "text", h->text);
 		cJSON_AddStringToObject(o, "metric", h->metric);
@@ -451,7 +432,8 @@ static int gather_hypos(struct pb *b)
 			cJSON_AddItemToArray(yes, o);
 		} else {
 			cJSON_AddItemToArray(no, o);
-			negative(b, xasprintf("falsified: %s (%s predicted %s, "
+			pb_negative(b,
+				    xasprintf("falsified: %s (%s predicted %s, "
 					      "measured %s; %s)",
 					      h->text, h->metric, p, m,
 					      h->evidence));
@@ -477,7 +459,7 @@ static int gather_findings(struct pb *b)
 		cJSON *o;
 
 		if (!(b->pr && (f->pr == b->pr || f->closed_pr == b->pr)) &&
-		    !branch_commit(b, f->commit_id))
+		    !pb_branch_commit(b, f->commit_id))
 			continue;
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "id", (double)f->id);
@@ -494,231 +476,6 @@ static int gather_findings(struct pb *b)
 	}
 	finding_free(v, n);
 	return 0;
-}
-
-static int is_profile(const char *source)
-{
-	return source && (!strcmp(source, "jfr") || !strcmp(source, "nsys") ||
-			  !strcmp(source, "ncu"));
-}
-
-static cJSON *record_json(const struct record *r, const char *commit)
-{
-	cJSON *o = cJSON_CreateObject();
-	struct buf cfg = BUF_INIT;
-	char *v = value_text(r->value, r->unit);
-
-	cJSON_AddStringToObject(o, "commit", commit);
-	add_short(o, "commit_short", commit);
-	cJSON_AddStringToObject(o, "metric", r->metric);
-	cJSON_AddNumberToObject(o, "value", r->value);
-	cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "");
-	cJSON_AddStringToObject(o, "value_text", v);
-	cJSON_AddNumberToObject(o, "n", (double)r->n);
-	cJSON_AddStringToObject(o, "env", r->env);
-	cJSON_AddStringToObject(o, "source", r->source ? r->source : "");
-	record_config_json(&cfg, r);
-	cJSON_AddItemToObject(o, "config",
-			      cJSON_Parse(cfg.len ? cfg.ptr : "{}"));
-	buf_release(&cfg);
-	free(v);
-	return o;
-}
-
-/* The notes: profiles on the merge base and the branch's commits, other
- * measurements (not the A/B's, which the runs show) on the commits */
-static int gather_notes(struct pb *b)
-{
-	cJSON *prof = cJSON_AddArrayToObject(b->d, "profile");
-	cJSON *meas = cJSON_AddArrayToObject(b->d, "measurements");
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t c, i;
-	int rc = 0;
-
-	git_oid_tostr(hex, sizeof(hex), &b->merge_base);
-	for (c = 0; c <= b->commits.nr && !rc; c++) {
-		const char *commit = c < b->commits.nr ? b->commits.v[c] : hex;
-		struct record *recs = NULL;
-		size_t n = 0, bad;
-		git_oid oid;
-
-		git_oid_fromstr(&oid, commit);
-		if ((rc = measure_read_note(&recs, &n, &bad, b->ctx, &oid)) < 0)
-			break;
-		for (i = 0; i < n; i++) {
-			const struct record *r = &recs[i];
-
-			if (is_profile(r->source)) {
-				if (cJSON_GetArraySize(prof) < MAX_ROWS)
-					cJSON_AddItemToArray(
-						prof, record_json(r, commit));
-			} else if (c < b->commits.nr &&
-				   (!r->source || strcmp(r->source, "ab")) &&
-				   cJSON_GetArraySize(meas) < MAX_ROWS) {
-				cJSON_AddItemToArray(meas,
-						     record_json(r, commit));
-				add_env(b, r->env);
-			}
-		}
-		measure_records_free(recs, n);
-	}
-	cJSON_AddBoolToObject(b->d, "has_measurements",
-			      cJSON_GetArraySize(meas) > 0);
-	return rc;
-}
-
-/* The totals of commit on env, or NULL when it has none there */
-static cJSON *suite(struct pb *b, const char *commit, const char *env, int *rc)
-{
-	struct testrun_class *v = NULL;
-	struct buf t = BUF_INIT;
-	long pass = 0, fail = 0, skip = 0, unsup = 0, total;
-	size_t n = 0, i;
-	cJSON *o;
-
-	if ((*rc = testrun_classes(&v, &n, b->ctx, commit, env)) < 0 || !n) {
-		testrun_classes_free(v, n);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		pass += v[i].passed;
-		fail += v[i].failed;
-		skip += v[i].skipped;
-		unsup += v[i].unsupported;
-	}
-	total = pass + fail + skip + unsup;
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "commit", commit);
-	add_short(o, "short", commit);
-	cJSON_AddNumberToObject(o, "passed", (double)pass);
-	cJSON_AddNumberToObject(o, "failed", (double)fail);
-	cJSON_AddNumberToObject(o, "skipped", (double)skip);
-	cJSON_AddNumberToObject(o, "unsupported", (double)unsup);
-	cJSON_AddNumberToObject(o, "total", (double)total);
-	cJSON_AddNumberToObject(o, "classes", (double)n);
-	count_str(&t, fail);
-	buf_puts(&t, " failed of ");
-	count_str(&t, total);
-	buf_puts(&t, " (");
-	count_str(&t, pass);
-	buf_puts(&t, " passed, ");
-	count_str(&t, skip);
-	buf_puts(&t, " skipped, ");
-	count_str(&t, unsup);
-	buf_addf(&t, " unsupported; %zu class%s)", n, n == 1 ? "" : "es");
-	cJSON_AddStringToObject(o, "text", t.ptr);
-	buf_release(&t);
-	testrun_classes_free(v, n);
-	return o;
-}
-
-/* The base's numbers on env: the merge base, else its nearest tested
- * first-parent ancestor */
-static cJSON *base_suite(struct pb *b, const char *env, int *rc)
-{
-	git_commit *c = NULL, *parent = NULL;
-	char hex[GIT_OID_HEXSZ + 1];
-	cJSON *o = NULL;
-	int depth;
-
-	if ((*rc = git_commit_lookup(&c, b->repo, &b->merge_base)) < 0) {
-		*rc = error_git(&b->ctx->err, *rc,
-				"cannot read the merge base");
-		return NULL;
-	}
-	for (depth = 0; depth < BASE_DEPTH; depth++) {
-		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
-		if ((o = suite(b, hex, env, rc)) || *rc < 0 ||
-		    git_commit_parent(&parent, c, 0) < 0)
-			break;
-		git_commit_free(c);
-		c = parent;
-		parent = NULL;
-	}
-	git_commit_free(c);
-	return o;
-}
-
-/* Per env with results on the branch: the newest tested commit of the
- * branch, and the base on that same env */
-static int gather_tests(struct pb *b)
-{
-	cJSON *arr = cJSON_AddArrayToObject(b->d, "tests");
-	struct strvec envs = STRVEC_INIT;
-	size_t c, e;
-	int rc = 0, both = 0;
-
-	for (c = 0; c < b->commits.nr && !rc; c++)
-		rc = testrun_envs(&envs, b->ctx, b->commits.v[c]);
-	strvec_sort(&envs);
-	for (e = 0; e < envs.nr && !rc; e++) {
-		cJSON *o, *mine = NULL, *theirs;
-
-		if (e && !strcmp(envs.v[e], envs.v[e - 1]))
-			continue;
-		for (c = 0; c < b->commits.nr && !mine && !rc; c++)
-			mine = suite(b, b->commits.v[c], envs.v[e], &rc);
-		if (rc < 0 || !mine)
-			break;
-		theirs = base_suite(b, envs.v[e], &rc);
-		o = env_json(b->ctx, envs.v[e]);
-		cJSON_AddItemToObject(o, "this_branch", mine);
-		if (theirs)
-			cJSON_AddItemToObject(o, "on_base", theirs);
-		both |= theirs != NULL;
-		cJSON_AddItemToArray(arr, o);
-		add_env(b, envs.v[e]);
-	}
-	cJSON_AddBoolToObject(b->d, "tests_complete", both);
-	strvec_clear(&envs);
-	return rc;
-}
-
-/* The envs measured, and the backends of campaign.backends none of them
- * ran */
-static int gather_envs(struct pb *b)
-{
-	cJSON *arr = cJSON_AddArrayToObject(b->d, "envs");
-	cJSON *tested = cJSON_AddArrayToObject(b->d, "backends_tested");
-	cJSON *untested = cJSON_AddArrayToObject(b->d, "backends_untested");
-	struct strvec conf = STRVEC_INIT, seen = STRVEC_INIT;
-	struct buf list = BUF_INIT;
-	struct gitcfg *cfg;
-	size_t i;
-	int rc;
-
-	for (i = 0; i < b->envs.nr; i++) {
-		cJSON *o = env_json(b->ctx, b->envs.v[i]);
-		const char *be = id_str(o, "backend");
-
-		cJSON_AddItemToArray(arr, o);
-		if (!in_list(&seen, be)) {
-			strvec_push(&seen, be);
-			cJSON_AddItemToArray(tested, cJSON_CreateString(be));
-		}
-	}
-	if ((rc = ctx_config(&cfg, b->ctx)) < 0 ||
-	    (rc = gitcfg_get_all(&conf, cfg, "campaign.backends",
-				 &b->ctx->err)) < 0)
-		goto out;
-	for (i = 0; i < conf.nr; i++) {
-		if (in_list(&seen, conf.v[i]))
-			continue;
-		strvec_push(&seen, conf.v[i]);
-		cJSON_AddItemToArray(untested, cJSON_CreateString(conf.v[i]));
-		buf_addf(&list, "%s%s", list.len ? ", " : "", conf.v[i]);
-	}
-	cJSON_AddBoolToObject(b->d, "multi_env", b->envs.nr > 1);
-	cJSON_AddBoolToObject(b->d, "backends_configured", conf.nr > 0);
-	cJSON_AddBoolToObject(b->d, "all_backends_tested",
-			      conf.nr > 0 && !list.len);
-	cJSON_AddStringToObject(b->d, "untested_text",
-				list.ptr ? list.ptr : "");
-out:
-	buf_release(&list);
-	strvec_clear(&conf);
-	strvec_clear(&seen);
-	return rc;
 }
 
 /* claim: the first judged point, not a control, of the newest A/B run of
@@ -738,7 +495,7 @@ static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 		struct ab_result r;
 		size_t i;
 
-		if (in_list(&b->trees, id_str(j, "b_tree")) &&
+		if (pb_in_list(&b->trees, pb_id_str(j, "b_tree")) &&
 		    ab_result_from_json(&r, j) == 0) {
 			for (i = 0; i < r.npoints && !claim->len; i++) {
 				const struct ab_point *p = &r.points[i];
@@ -786,7 +543,7 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		goto out;
 	first = cJSON_GetArrayItem(cJSON_GetObjectItem(b.d, "commits"), 0);
 	if (first)
-		*title = xstrdup(id_str(first, "subject"));
+		*title = xstrdup(pb_id_str(first, "subject"));
 	if (text.len)
 		*claim = buf_detach(&text);
 out:
@@ -824,8 +581,8 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 	if ((rc = gather_commits(&b, branch)) < 0 ||
 	    (rc = gather_pr(&b, db)) < 0 || (rc = gather_runs(&b, db)) < 0 ||
 	    (rc = gather_hypos(&b)) < 0 || (rc = gather_findings(&b)) < 0 ||
-	    (rc = gather_notes(&b)) < 0 || (rc = gather_tests(&b)) < 0 ||
-	    (rc = gather_envs(&b)) < 0)
+	    (rc = pb_gather_notes(&b)) < 0 || (rc = pb_gather_tests(&b)) < 0 ||
+	    (rc = pb_gather_envs(&b)) < 0)
 		goto out;
 	cJSON_AddBoolToObject(
 		b.d, "has_numbers",

@@ -1,0 +1,241 @@
+/* The gathering of a PR body's notes, test results and environments (see
+ * prbody.c for the rest, prbody_int.h for what they share). */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fingerprint.h"
+#include "core/measure.h"
+#include "core/prbody_int.h"
+#include "core/record.h"
+#include "core/testrun.h"
+#include "io/gitcfg.h"
+#include "io/repo.h"
+#include "util/xalloc.h"
+
+static int is_profile(const char *source)
+{
+	return source && (!strcmp(source, "jfr") || !strcmp(source, "nsys") ||
+			  !strcmp(source, "ncu"));
+}
+
+static cJSON *record_json(const struct record *r, const char *commit)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct buf cfg = BUF_INIT;
+	char *v = pb_value_text(r->value, r->unit);
+
+	cJSON_AddStringToObject(o, "commit", commit);
+	pb_add_short(o, "commit_short", commit);
+	cJSON_AddStringToObject(o, "metric", r->metric);
+	cJSON_AddNumberToObject(o, "value", r->value);
+	cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "");
+	cJSON_AddStringToObject(o, "value_text", v);
+	cJSON_AddNumberToObject(o, "n", (double)r->n);
+	cJSON_AddStringToObject(o, "env", r->env);
+	cJSON_AddStringToObject(o, "source", r->source ? r->source : "");
+	record_config_json(&cfg, r);
+	cJSON_AddItemToObject(o, "config",
+			      cJSON_Parse(cfg.len ? cfg.ptr : "{}"));
+	buf_release(&cfg);
+	free(v);
+	return o;
+}
+
+/* The notes: profiles on the merge base and the branch's commits, other
+ * measurements (not the A/B's, which the runs show) on the commits */
+int pb_gather_notes(struct pb *b)
+{
+	cJSON *prof = cJSON_AddArrayToObject(b->d, "profile");
+	cJSON *meas = cJSON_AddArrayToObject(b->d, "measurements");
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t c, i;
+	int rc = 0;
+
+	git_oid_tostr(hex, sizeof(hex), &b->merge_base);
+	for (c = 0; c <= b->commits.nr && !rc; c++) {
+		const char *commit = c < b->commits.nr ? b->commits.v[c] : hex;
+		struct record *recs = NULL;
+		size_t n = 0, bad;
+		git_oid oid;
+
+		git_oid_fromstr(&oid, commit);
+		if ((rc = measure_read_note(&recs, &n, &bad, b->ctx, &oid)) < 0)
+			break;
+		for (i = 0; i < n; i++) {
+			const struct record *r = &recs[i];
+
+			if (is_profile(r->source)) {
+				if (cJSON_GetArraySize(prof) < MAX_ROWS)
+					cJSON_AddItemToArray(
+						prof, record_json(r, commit));
+			} else if (c < b->commits.nr &&
+				   (!r->source || strcmp(r->source, "ab")) &&
+				   cJSON_GetArraySize(meas) < MAX_ROWS) {
+				cJSON_AddItemToArray(meas,
+						     record_json(r, commit));
+				pb_add_env(b, r->env);
+			}
+		}
+		measure_records_free(recs, n);
+	}
+	cJSON_AddBoolToObject(b->d, "has_measurements",
+			      cJSON_GetArraySize(meas) > 0);
+	return rc;
+}
+
+/* The totals of commit on env, or NULL when it has none there */
+static cJSON *suite(struct pb *b, const char *commit, const char *env, int *rc)
+{
+	struct testrun_class *v = NULL;
+	struct buf t = BUF_INIT;
+	long pass = 0, fail = 0, skip = 0, unsup = 0, total;
+	size_t n = 0, i;
+	cJSON *o;
+
+	if ((*rc = testrun_classes(&v, &n, b->ctx, commit, env)) < 0 || !n) {
+		testrun_classes_free(v, n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		pass += v[i].passed;
+		fail += v[i].failed;
+		skip += v[i].skipped;
+		unsup += v[i].unsupported;
+	}
+	total = pass + fail + skip + unsup;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "commit", commit);
+	pb_add_short(o, "short", commit);
+	cJSON_AddNumberToObject(o, "passed", (double)pass);
+	cJSON_AddNumberToObject(o, "failed", (double)fail);
+	cJSON_AddNumberToObject(o, "skipped", (double)skip);
+	cJSON_AddNumberToObject(o, "unsupported", (double)unsup);
+	cJSON_AddNumberToObject(o, "total", (double)total);
+	cJSON_AddNumberToObject(o, "classes", (double)n);
+	pb_count_str(&t, fail);
+	buf_puts(&t, " failed of ");
+	pb_count_str(&t, total);
+	buf_puts(&t, " (");
+	pb_count_str(&t, pass);
+	buf_puts(&t, " passed, ");
+	pb_count_str(&t, skip);
+	buf_puts(&t, " skipped, ");
+	pb_count_str(&t, unsup);
+	buf_addf(&t, " unsupported; %zu class%s)", n, n == 1 ? "" : "es");
+	cJSON_AddStringToObject(o, "text", t.ptr);
+	buf_release(&t);
+	testrun_classes_free(v, n);
+	return o;
+}
+
+/* The base's numbers on env: the merge base, else its nearest tested
+ * first-parent ancestor */
+static cJSON *base_suite(struct pb *b, const char *env, int *rc)
+{
+	git_commit *c = NULL, *parent = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	cJSON *o = NULL;
+	int depth;
+
+	if ((*rc = git_commit_lookup(&c, b->repo, &b->merge_base)) < 0) {
+		*rc = error_git(&b->ctx->err, *rc,
+				"cannot read the merge base");
+		return NULL;
+	}
+	for (depth = 0; depth < BASE_DEPTH; depth++) {
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		if ((o = suite(b, hex, env, rc)) || *rc < 0 ||
+		    git_commit_parent(&parent, c, 0) < 0)
+			break;
+		git_commit_free(c);
+		c = parent;
+		parent = NULL;
+	}
+	git_commit_free(c);
+	return o;
+}
+
+/* Per env with results on the branch: the newest tested commit of the
+ * branch, and the base on that same env */
+int pb_gather_tests(struct pb *b)
+{
+	cJSON *arr = cJSON_AddArrayToObject(b->d, "tests");
+	struct strvec envs = STRVEC_INIT;
+	size_t c, e;
+	int rc = 0, both = 0;
+
+	for (c = 0; c < b->commits.nr && !rc; c++)
+		rc = testrun_envs(&envs, b->ctx, b->commits.v[c]);
+	strvec_sort(&envs);
+	for (e = 0; e < envs.nr && !rc; e++) {
+		cJSON *o, *mine = NULL, *theirs;
+
+		if (e && !strcmp(envs.v[e], envs.v[e - 1]))
+			continue;
+		for (c = 0; c < b->commits.nr && !mine && !rc; c++)
+			mine = suite(b, b->commits.v[c], envs.v[e], &rc);
+		if (rc < 0 || !mine)
+			break;
+		theirs = base_suite(b, envs.v[e], &rc);
+		o = pb_env_json(b->ctx, envs.v[e]);
+		cJSON_AddItemToObject(o, "this_branch", mine);
+		if (theirs)
+			cJSON_AddItemToObject(o, "on_base", theirs);
+		both |= theirs != NULL;
+		cJSON_AddItemToArray(arr, o);
+		pb_add_env(b, envs.v[e]);
+	}
+	cJSON_AddBoolToObject(b->d, "tests_complete", both);
+	strvec_clear(&envs);
+	return rc;
+}
+
+/* The envs measured, and the backends of campaign.backends none of them
+ * ran */
+int pb_gather_envs(struct pb *b)
+{
+	cJSON *arr = cJSON_AddArrayToObject(b->d, "envs");
+	cJSON *tested = cJSON_AddArrayToObject(b->d, "backends_tested");
+	cJSON *untested = cJSON_AddArrayToObject(b->d, "backends_untested");
+	struct strvec conf = STRVEC_INIT, seen = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	struct gitcfg *cfg;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < b->envs.nr; i++) {
+		cJSON *o = pb_env_json(b->ctx, b->envs.v[i]);
+		const char *be = pb_id_str(o, "backend");
+
+		cJSON_AddItemToArray(arr, o);
+		if (!pb_in_list(&seen, be)) {
+			strvec_push(&seen, be);
+			cJSON_AddItemToArray(tested, cJSON_CreateString(be));
+		}
+	}
+	if ((rc = ctx_config(&cfg, b->ctx)) < 0 ||
+	    (rc = gitcfg_get_all(&conf, cfg, "campaign.backends",
+				 &b->ctx->err)) < 0)
+		goto out;
+	for (i = 0; i < conf.nr; i++) {
+		if (pb_in_list(&seen, conf.v[i]))
+			continue;
+		strvec_push(&seen, conf.v[i]);
+		cJSON_AddItemToArray(untested, cJSON_CreateString(conf.v[i]));
+		buf_addf(&list, "%s%s", list.len ? ", " : "", conf.v[i]);
+	}
+	cJSON_AddBoolToObject(b->d, "multi_env", b->envs.nr > 1);
+	cJSON_AddBoolToObject(b->d, "backends_configured", conf.nr > 0);
+	cJSON_AddBoolToObject(b->d, "all_backends_tested",
+			      conf.nr > 0 && !list.len);
+	cJSON_AddStringToObject(b->d, "untested_text",
+				list.ptr ? list.ptr : "");
+out:
+	buf_release(&list);
+	strvec_clear(&conf);
+	strvec_clear(&seen);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/* What the parts of the PR body's gathering share (prbody.c: commits, PR,
+ * A/B runs, hypotheses, findings; prbody_gather.c: notes, tests, envs).
+ * Internal to those two files. */
+#ifndef GCAMP_PRBODY_INT_H
+#define GCAMP_PRBODY_INT_H
+
+#include <cjson/cJSON.h>
+#include <git2.h>
+
+#include "core/campaign.h"
+#include "core/ctx.h"
+#include "util/buf.h"
+#include "util/strvec.h"
+
+/* Caps, so that a long-lived branch still gives a body people read */
+#define MAX_COMMITS 500
+#define MAX_ROWS 50
+#define BASE_DEPTH 200
+
+/* What the gathering carries along */
+struct pb {
+	struct ctx *ctx;
+	git_repository *repo;
+	struct campaign c;
+	cJSON *d;
+	struct strvec commits; /* 40 hex, newest first */
+	struct strvec trees;   /* their trees */
+	git_oid merge_base;
+	long pr;
+	struct strvec runs; /* ids of the branch's A/B runs, "12" */
+	struct strvec envs; /* every env measured on the branch */
+	cJSON *negatives;
+};
+
+/* Adds env to the envs measured on the branch, once. */
+void pb_add_env(struct pb *b, const char *env);
+/* 1 when s is one of v's strings. */
+int pb_in_list(const struct strvec *v, const char *s);
+/* 1 when hex (a full id or a prefix of 7 or more) is one of the commits. */
+int pb_branch_commit(const struct pb *b, const char *hex);
+/* "%.4g" with the unit, no exponent for large values; caller frees. */
+char *pb_value_text(double v, const char *unit);
+/* The first 12 digits of hex, as key. */
+void pb_add_short(cJSON *o, const char *key, const char *hex);
+/* 1116 as "1,116". */
+void pb_count_str(struct buf *out, long v);
+/* o's string key, or NULL */
+const char *pb_id_str(const cJSON *o, const char *key);
+/* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
+cJSON *pb_env_json(struct ctx *ctx, const char *env);
+/* Adds a negative (takes text). */
+void pb_negative(struct pb *b, char *text);
+
+/* notes: the measurements on the branch's commits and the profiles on it
+ * and its merge base (prbody_gather.c) */
+int pb_gather_notes(struct pb *b);
+/* tests: per env, the branch's newest tested commit and its base's */
+int pb_gather_tests(struct pb *b);
+/* envs: the environments measured, and the backends not tested */
+int pb_gather_envs(struct pb *b);
+
+#endif
