@@ -18,13 +18,11 @@ int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id)
 	memset(out, 0, sizeof(*out));
 	if (at)
 		*at = NULL;
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
+		goto out;
+	if (!db)
 		goto none;
-	}
-	if (rc < 0 ||
-	    (rc = db_prepare(&st, db,
+	if ((rc = db_prepare(&st, db,
 			     "SELECT at, result FROM ab_run WHERE id = ?1",
 			     &ctx->err)) < 0)
 		goto out;

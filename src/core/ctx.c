@@ -81,6 +81,18 @@ int ctx_db(struct db **out, struct ctx *ctx, int flags)
 	return 0;
 }
 
+int ctx_db_if_any(struct db **out, struct ctx *ctx)
+{
+	int rc = ctx_db(out, ctx, 0);
+
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(&ctx->err);
+		*out = NULL;
+		return 0;
+	}
+	return rc;
+}
+
 int ctx_signature(git_signature **out, struct ctx *ctx, int who)
 {
 	struct gitcfg *cfg;

@@ -30,6 +30,9 @@ int ctx_config(struct gitcfg **out, struct ctx *ctx);
  * $GIT_COMMON_DIR/campaign/campaign.db; with DB_CREATE created when
  * missing, else a missing one is GCAMP_ENOTFOUND. Borrowed. */
 int ctx_db(struct db **out, struct ctx *ctx, int flags);
+/* ctx_db for a reader: *out NULL (and 0, no error) when there is no
+ * database yet, which means nothing was recorded. */
+int ctx_db_if_any(struct db **out, struct ctx *ctx);
 /* The database path ctx_db() uses; the caller frees it. */
 int ctx_db_path(char **out, struct ctx *ctx);
 /* A signature for a commit or reflog entry made now (see signature_now in

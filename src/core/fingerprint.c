@@ -368,19 +368,6 @@ out:
 
 /* --- reading --- */
 
-/* The database, or NULL (no error) when there is none yet. */
-static int db_if_any(struct db **out, struct ctx *ctx)
-{
-	int rc = ctx_db(out, ctx, 0);
-
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		*out = NULL;
-		return 0;
-	}
-	return rc;
-}
-
 /* The fingerprint JSON in refs/campaign/env/<id>; GCAMP_ENOTFOUND without
  * an error message when there is no such ref. */
 static int load_ref(cJSON **out, git_repository *repo, const char *id,
@@ -426,7 +413,7 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "'%s' is not an environment id", id);
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = db_if_any(&db, ctx)) < 0)
+	    (rc = ctx_db_if_any(&db, ctx)) < 0)
 		return rc;
 	if (db) {
 		if ((rc = db_prepare(&st, db,
@@ -547,7 +534,7 @@ int fingerprint_list(cJSON **out, struct ctx *ctx)
 
 	*out = NULL;
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = db_if_any(&db, ctx)) < 0)
+	    (rc = ctx_db_if_any(&db, ctx)) < 0)
 		goto out;
 	if (db) {
 		if ((rc = db_prepare(&st, db,

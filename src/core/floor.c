@@ -400,12 +400,9 @@ int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env)
 
 	memset(out, 0, sizeof(*out));
 	out->launch_us = out->htod_us = -1;
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		return 0;
-	}
-	if (rc < 0 || (rc = measure_index_update(ctx)) < 0 ||
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = measure_index_update(ctx)) < 0 ||
 	    (rc = stored_value(&out->launch_us, out->commit, out->at, db,
 			       "floor.launch_sync", env, &ctx->err)) <= 0)
 		return rc;

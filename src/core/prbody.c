@@ -566,15 +566,9 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 	b.ctx = ctx;
 	b.d = cJSON_CreateObject();
 	if ((rc = campaign_load(&b.c, ctx)) < 0 ||
-	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0)
+	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0 ||
+	    (rc = ctx_db_if_any(&db, ctx)) < 0)
 		goto out;
-	if ((rc = ctx_db(&db, ctx, 0)) == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		db = NULL;
-		rc = 0;
-	} else if (rc < 0) {
-		goto out;
-	}
 	cJSON_AddStringToObject(b.d, "campaign", b.c.name ? b.c.name : "");
 	cJSON_AddStringToObject(b.d, "todo", PRBODY_TODO);
 	b.negatives = cJSON_CreateArray();

@@ -26,19 +26,6 @@ static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-/* the database for reading: *out NULL when there is none yet */
-static int open_read(struct db **out, struct ctx *ctx)
-{
-	int rc = ctx_db(out, ctx, 0);
-
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		*out = NULL;
-		return 0;
-	}
-	return rc;
-}
-
 /* runs a prepared write statement to its end and finalises it */
 static int step_done(sqlite3_stmt *st, struct db *db, struct error *err,
 		     const char *what)
@@ -167,7 +154,7 @@ static int query_rows(void **out, size_t *n, struct ctx *ctx,
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = open_read(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
 	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
 		return rc;
@@ -612,7 +599,7 @@ int records_ab_run_exists(struct ctx *ctx, long long id)
 	struct db *db;
 	int rc;
 
-	if ((rc = open_read(&db, ctx)) < 0)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
 		return rc;
 	if (db && (rc = db_prepare(&st, db, "SELECT 1 FROM ab_run WHERE id = ?",
 				   &ctx->err)) < 0)

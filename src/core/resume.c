@@ -567,13 +567,9 @@ int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx)
 
 	memset(out, 0, sizeof(*out));
 	*found = 0;
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		return 0;
-	}
-	if (rc < 0 ||
-	    (rc = db_prepare(&st, db,
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db,
 			     "SELECT id, at, author, branch, head, text, data"
 			     " FROM resume_pointer ORDER BY id DESC LIMIT 1",
 			     &ctx->err)) < 0)

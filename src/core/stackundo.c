@@ -335,13 +335,9 @@ static int prune_journal(struct restack_result *out, struct ctx *ctx,
 	int rc, n = 0;
 	size_t i;
 
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		return 0;
-	}
-	if (rc < 0 ||
-	    (rc = db_prepare(&st, db,
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db,
 			     "SELECT count(*) FROM operation WHERE state <>"
 			     " 'running' AND updated_at < ?",
 			     &ctx->err)) < 0)
@@ -398,11 +394,8 @@ int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
 	memset(out, 0, sizeof(*out));
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
 		return rc;
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND)
-		error_clear(&ctx->err);
-	else if (rc < 0 ||
-		 (rc = journal_unfinished(&ops, &nops, db, &ctx->err)) < 0)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 ||
+	    (db && (rc = journal_unfinished(&ops, &nops, db, &ctx->err)) < 0))
 		return rc;
 	if ((rc = git_reference_iterator_glob_new(
 		     &it, repo, "refs/campaign/backup/*")) < 0) {

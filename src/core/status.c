@@ -233,13 +233,11 @@ int status_collect(struct status *out, struct ctx *ctx)
 	    (rc = collect_stashes(out, ctx, repo)) < 0)
 		goto fail;
 	/* status only reads: no database yet means nothing unfinished */
-	rc = ctx_db(&db, ctx, 0);
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
+		goto fail;
+	if (!db)
 		return 0;
-	}
-	if (rc < 0 ||
-	    (rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
+	if ((rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
 		    0 ||
 	    (rc = collect_prs(out, db, &ctx->err)) < 0 ||
 	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||

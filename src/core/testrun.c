@@ -147,19 +147,6 @@ out:
 	return rc;
 }
 
-/* the database for reading: *out NULL when there is none yet */
-static int open_read(struct db **out, struct ctx *ctx)
-{
-	int rc = ctx_db(out, ctx, 0);
-
-	if (rc == GCAMP_ENOTFOUND) {
-		error_clear(&ctx->err);
-		*out = NULL;
-		return 0;
-	}
-	return rc;
-}
-
 static void copy_col(char *dst, size_t size, sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -209,7 +196,7 @@ int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = open_read(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
 	if ((rc = db_prepare(&st, db, baseline_sql, &ctx->err)) < 0)
 		return rc;
@@ -267,7 +254,7 @@ int testrun_classes(struct testrun_class **out, size_t *n, struct ctx *ctx,
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = open_read(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
 	if ((rc = db_prepare(&st, db,
 			     "SELECT class, passed, failed, skipped, "
@@ -309,7 +296,7 @@ int testrun_envs(struct strvec *out, struct ctx *ctx, const char *commit)
 	struct db *db;
 	int rc;
 
-	if ((rc = open_read(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
 	if ((rc = db_prepare(&st, db,
 			     "SELECT DISTINCT env FROM test_result WHERE "
