@@ -10,22 +10,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+/* libgit2 1.5 leaks a few bytes of its HTTP and SSH transports when their
+ * stream cannot be made, a path the tool never takes; the clone runs in a
+ * child that leaves with _exit, so the leak checker looks at our code only,
+ * and the child sends libgit2's message back through a pipe. */
 static void clone_fails_with(const char *url, const char *want)
 {
-	char dir[] = "/tmp/gcamp-gitlink-XXXXXX";
-	git_repository *repo = NULL;
-	const git_error *e;
-	char cmd[64];
+	char dir[] = "/tmp/gcamp-gitlink-XXXXXX", msg[512] = "", cmd[64];
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
 
 	assert_non_null(mkdtemp(dir));
-	assert_true(git_clone(&repo, url, dir, NULL) < 0);
-	assert_null(repo);
-	e = git_error_last();
-	assert_non_null(e);
-	if (!strstr(e->message, want))
-		fail_msg("%s: '%s', want '%s'", url, e->message, want);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		git_repository *repo = NULL;
+		const git_error *e;
+		int rc = git_clone(&repo, url, dir, NULL);
+
+		e = git_error_last();
+		if (rc < 0 && !repo && e)
+			(void)!write(fds[1], e->message, strlen(e->message));
+		_exit(rc < 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	n = read(fds[0], msg, sizeof(msg) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(n > 0);
+	msg[n] = '\0';
+	if (!strstr(msg, want))
+		fail_msg("%s: '%s', want '%s'", url, msg, want);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 }
