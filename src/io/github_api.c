@@ -132,50 +132,57 @@ static int bad_answer(struct error *err, const char *what)
 			 what);
 }
 
+static int map_issue(void *out, const cJSON *j)
+{
+	return github_issue_from_json(out, j);
+}
+
+static int map_comment(void *out, const cJSON *j);
+static int map_pr(void *out, const cJSON *j);
+
+/* One request whose answer is one object, read by map into out; takes
+ * path and req (NULL: no body) */
+static int call_one(void *out, int (*map)(void *, const cJSON *),
+		    struct github *gh, const char *method, char *path,
+		    cJSON *req, const char *what, struct error *err)
+{
+	char *text = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON *j = NULL;
+	int rc = github_call(&j, gh, method, path, text, what, NULL, NULL, err);
+
+	if (rc >= 0 && map(out, j) < 0)
+		rc = bad_answer(err, what);
+	cJSON_Delete(j);
+	cJSON_Delete(req);
+	free(text);
+	free(path);
+	return rc;
+}
+
 int github_issue_get(struct github_issue *out, struct github *gh, long number,
 		     struct error *err)
 {
-	char *path = xasprintf("/repos/%s/issues/%ld", gh->repo, number);
 	char what[96];
-	cJSON *j = NULL;
-	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot read issue #%ld", number);
-	if ((rc = github_call(&j, gh, "GET", path, NULL, what, NULL, NULL,
-			      err)) < 0)
-		goto out;
-	if (github_issue_from_json(out, j) < 0)
-		rc = bad_answer(err, what);
-out:
-	cJSON_Delete(j);
-	free(path);
-	return rc;
+	return call_one(out, map_issue, gh, "GET",
+			xasprintf("/repos/%s/issues/%ld", gh->repo, number),
+			NULL, what, err);
 }
 
 int github_issue_set_body(struct github_issue *out, struct github *gh,
 			  long number, const char *body, struct error *err)
 {
-	char *path = xasprintf("/repos/%s/issues/%ld", gh->repo, number);
-	cJSON *req = cJSON_CreateObject(), *j = NULL;
-	char what[96], *text = NULL;
-	int rc;
+	cJSON *req = cJSON_CreateObject();
+	char what[96];
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot update issue #%ld", number);
 	cJSON_AddStringToObject(req, "body", body);
-	text = cJSON_PrintUnformatted(req);
-	if ((rc = github_call(&j, gh, "PATCH", path, text, what, NULL, NULL,
-			      err)) < 0)
-		goto out;
-	if (github_issue_from_json(out, j) < 0)
-		rc = bad_answer(err, what);
-out:
-	cJSON_Delete(req);
-	cJSON_Delete(j);
-	free(text);
-	free(path);
-	return rc;
+	return call_one(out, map_issue, gh, "PATCH",
+			xasprintf("/repos/%s/issues/%ld", gh->repo, number),
+			req, what, err);
 }
 
 /* A lookup for a POST whose answer was lost: fills out and returns 0 when
@@ -419,25 +426,14 @@ int github_comment_create(struct github_comment *out, struct github *gh,
 int github_comment_update(struct github_comment *out, struct github *gh,
 			  long long id, const char *body, struct error *err)
 {
-	char *path = xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id);
-	cJSON *req = cJSON_CreateObject(), *j = NULL;
-	char *text;
-	int rc;
+	cJSON *req = cJSON_CreateObject();
 
 	memset(out, 0, sizeof(*out));
 	cJSON_AddStringToObject(req, "body", body);
-	text = cJSON_PrintUnformatted(req);
-	if ((rc = github_call(&j, gh, "PATCH", path, text,
-			      "cannot update a comment", NULL, NULL, err)) < 0)
-		goto out;
-	if (comment_from_json(out, j) < 0)
-		rc = bad_answer(err, "cannot update a comment");
-out:
-	cJSON_Delete(req);
-	cJSON_Delete(j);
-	free(text);
-	free(path);
-	return rc;
+	return call_one(
+		out, map_comment, gh, "PATCH",
+		xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id), req,
+		"cannot update a comment", err);
 }
 
 /* branch names go into a query: escape what is not unreserved */
@@ -498,22 +494,13 @@ out:
 int github_pr_get(struct github_pr *out, struct github *gh, long number,
 		  struct error *err)
 {
-	char *path = xasprintf("/repos/%s/pulls/%ld", gh->repo, number);
 	char what[96];
-	cJSON *j = NULL;
-	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot read PR #%ld", number);
-	if ((rc = github_call(&j, gh, "GET", path, NULL, what, NULL, NULL,
-			      err)) < 0)
-		goto out;
-	if (github_pr_from_json(out, j) < 0)
-		rc = bad_answer(err, what);
-out:
-	cJSON_Delete(j);
-	free(path);
-	return rc;
+	return call_one(out, map_pr, gh, "GET",
+			xasprintf("/repos/%s/pulls/%ld", gh->repo, number),
+			NULL, what, err);
 }
 
 int github_pr_list_open(struct github_pr **out, size_t *n, struct github *gh,
@@ -615,10 +602,8 @@ int github_pr_update(struct github_pr *out, struct github *gh, long number,
 		     const char *title, const char *body, const char *base,
 		     struct error *err)
 {
-	char *path = xasprintf("/repos/%s/pulls/%ld", gh->repo, number);
-	cJSON *req = cJSON_CreateObject(), *j = NULL;
-	char what[96], *text;
-	int rc;
+	cJSON *req = cJSON_CreateObject();
+	char what[96];
 
 	memset(out, 0, sizeof(*out));
 	snprintf(what, sizeof(what), "cannot update PR #%ld", number);
@@ -628,16 +613,7 @@ int github_pr_update(struct github_pr *out, struct github *gh, long number,
 		cJSON_AddStringToObject(req, "body", body);
 	if (base)
 		cJSON_AddStringToObject(req, "base", base);
-	text = cJSON_PrintUnformatted(req);
-	if ((rc = github_call(&j, gh, "PATCH", path, text, what, NULL, NULL,
-			      err)) < 0)
-		goto out;
-	if (github_pr_from_json(out, j) < 0)
-		rc = bad_answer(err, what);
-out:
-	cJSON_Delete(req);
-	cJSON_Delete(j);
-	free(text);
-	free(path);
-	return rc;
+	return call_one(out, map_pr, gh, "PATCH",
+			xasprintf("/repos/%s/pulls/%ld", gh->repo, number), req,
+			what, err);
 }
