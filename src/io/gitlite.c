@@ -1,7 +1,10 @@
 /* Repository files read without libgit2: discovery, HEAD, refs, config. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
 #include "io/gitlite.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -117,22 +120,27 @@ static int is_ceiling(const char *dir)
 	return 0;
 }
 
-static char *discover(void)
+/* The git directory found from the current one up; *work_tree is the
+ * folder that holds its .git, NULL for a bare repository. */
+static char *discover(char **work_tree)
 {
 	char *cwd = getcwd(NULL, 0), *dot, *found = NULL;
 	size_t n;
 
+	*work_tree = NULL;
 	if (!cwd)
 		return NULL;
 	for (;;) {
 		dot = join(cwd, ".git");
 		if (is_dir(dot) && looks_like_git_dir(dot)) {
 			found = dot;
+			*work_tree = xstrdup(cwd);
 			break;
 		}
 		if (access(dot, F_OK) == 0 && !is_dir(dot) &&
 		    (found = gitdir_from_file(cwd, dot))) {
 			free(dot);
+			*work_tree = xstrdup(cwd);
 			break;
 		}
 		free(dot);
@@ -629,7 +637,8 @@ static int load_config(struct gitlite *g, struct error *err)
 			goto out;
 	}
 	gitcfg_load_env(&g->cfg);
-	if (includes)
+	g->includes = includes;
+	if (includes && !(g->flags & GITLITE_NO_GIT))
 		rc = config_from_git(g, err);
 out:
 	free(path);
@@ -637,17 +646,64 @@ out:
 	return rc;
 }
 
+/*
+ * The work tree as git finds it: GIT_WORK_TREE, else core.worktree
+ * (relative to the git directory), else none when core.bare is true, else
+ * the folder that holds .git, or with GIT_DIR the current directory.
+ */
+static void find_work_tree(struct gitlite *g, char *found)
+{
+	const char *env = getenv("GIT_WORK_TREE"), *v;
+	char *cwd;
+
+	if (env && *env) {
+		free(found);
+		g->work_tree = absolute(env);
+	} else if ((v = gitlite_get(g, "core.worktree")) && *v) {
+		free(found);
+		g->work_tree = join(g->git_dir, v);
+	} else if (gitlite_get_bool(g, "core.bare", 0)) {
+		free(found);
+	} else if (found || !(env = getenv("GIT_DIR")) || !*env) {
+		g->work_tree = found;
+	} else if ((cwd = getcwd(NULL, 0))) {
+		g->work_tree = cwd;
+	}
+}
+
+static void resolve_in_place(char **path)
+{
+	char *real = realpath(*path, NULL);
+
+	if (real) {
+		free(*path);
+		*path = real;
+	}
+}
+
 int gitlite_open(struct gitlite *out, struct error *err)
+{
+	return gitlite_open_flags(out, 0, err);
+}
+
+int gitlite_reload_config(struct gitlite *g, struct error *err)
+{
+	strvec_clear(&g->cfg);
+	return load_config(g, err);
+}
+
+int gitlite_open_flags(struct gitlite *out, int flags, struct error *err)
 {
 	const char *env = getenv("GIT_DIR");
 	struct buf b = BUF_INIT;
-	char *path;
+	char *path, *work_tree = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->flags = flags;
 	if (env && *env)
 		out->git_dir = absolute(env);
-	else if (!(out->git_dir = discover()))
+	else if (!(out->git_dir = discover(&work_tree)))
 		return error_set(err, GCAMP_ENOREPO, "not in a git repository");
 	if ((env = getenv("GIT_COMMON_DIR")) && *env) {
 		out->common_dir = absolute(env);
@@ -662,9 +718,18 @@ int gitlite_open(struct gitlite *out, struct error *err)
 		free(path);
 	}
 	buf_release(&b);
-	if ((rc = load_config(out, err)) < 0)
+	/* as git and libgit2 name them: no "..", no symbolic links */
+	resolve_in_place(&out->git_dir);
+	resolve_in_place(&out->common_dir);
+	if ((rc = load_config(out, err)) < 0) {
+		free(work_tree);
 		gitlite_release(out);
-	return rc;
+		return rc;
+	}
+	find_work_tree(out, work_tree);
+	if (out->work_tree)
+		resolve_in_place(&out->work_tree);
+	return 0;
 }
 
 void gitlite_release(struct gitlite *g)
@@ -673,6 +738,7 @@ void gitlite_release(struct gitlite *g)
 		return;
 	free(g->git_dir);
 	free(g->common_dir);
+	free(g->work_tree);
 	strvec_clear(&g->cfg);
 	memset(g, 0, sizeof(*g));
 }
@@ -825,5 +891,165 @@ int gitlite_resolve(char out[41], const struct gitlite *g, const char *refname)
 	}
 	buf_release(&b);
 	buf_release(&name);
+	return rc;
+}
+
+/* Adds NAME OID pairs of the loose refs under dir (the ref name so far in
+ * name) to refs. */
+static void loose_refs(struct strvec *refs, const char *dir, struct buf *name)
+{
+	struct buf b = BUF_INIT;
+	size_t len = name->len;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *path;
+
+		if (e->d_name[0] == '.')
+			continue;
+		buf_setlen(name, len);
+		buf_puts(name, e->d_name);
+		path = join(dir, e->d_name);
+		if (is_dir(path)) {
+			buf_putc(name, '/');
+			loose_refs(refs, path, name);
+		} else if (read_file(&b, path) == 0 && b.len >= 40 &&
+			   is_oid(b.ptr)) {
+			strvec_push(refs, name->ptr);
+			strvec_push_owned(refs, xstrndup(b.ptr, 40));
+		}
+		free(path);
+	}
+	closedir(d);
+	buf_setlen(name, len);
+	buf_release(&b);
+}
+
+struct ref_pair {
+	const char *name, *oid;
+};
+
+static int cmp_ref_pair(const void *a, const void *b)
+{
+	return strcmp(((const struct ref_pair *)a)->name,
+		      ((const struct ref_pair *)b)->name);
+}
+
+int gitlite_for_each_ref(const struct gitlite *g, const char *prefix,
+			 int (*fn)(const char *refname, const char *oid,
+				   void *data),
+			 void *data)
+{
+	struct strvec refs = STRVEC_INIT;
+	struct buf b = BUF_INIT, name = BUF_INIT;
+	struct ref_pair *v;
+	size_t n = strlen(prefix), i, k, nloose;
+	char *path = join(g->common_dir, prefix);
+	const char *p, *nl;
+	int rc = 0;
+
+	buf_puts(&name, prefix);
+	loose_refs(&refs, path, &name);
+	nloose = refs.nr;
+	free(path);
+	path = join(g->common_dir, "packed-refs");
+	if (read_file(&b, path) == 0)
+		for (p = b.ptr; *p; p = *nl ? nl + 1 : nl) {
+			nl = upto(p, '\n');
+			if ((size_t)(nl - p) > 41 + n && p[40] == ' ' &&
+			    !strncmp(p + 41, prefix, n) && is_oid(p)) {
+				strvec_push_owned(
+					&refs, xstrndup(p + 41,
+							(size_t)(nl - p) - 41));
+				strvec_push_owned(&refs, xstrndup(p, 40));
+			}
+		}
+	v = xcalloc(refs.nr / 2 + 1, sizeof(*v));
+	for (i = k = 0; i + 1 < refs.nr; i += 2) {
+		size_t j;
+
+		/* a packed ref that is also loose is the loose one */
+		for (j = 0; i >= nloose && j < nloose; j += 2)
+			if (!strcmp(refs.v[j], refs.v[i]))
+				break;
+		if (i >= nloose && j < nloose)
+			continue;
+		v[k].name = refs.v[i];
+		v[k++].oid = refs.v[i + 1];
+	}
+	qsort(v, k, sizeof(*v), cmp_ref_pair);
+	for (i = 0; i < k && !rc; i++)
+		rc = fn(v[i].name, v[i].oid, data);
+	free(v);
+	free(path);
+	buf_release(&b);
+	buf_release(&name);
+	strvec_clear(&refs);
+	return rc;
+}
+
+int gitlite_refname_valid(const char *name)
+{
+	const char *p, *comp = name;
+	size_t n = strlen(name);
+
+	if (!n || !strcmp(name, "@") || name[n - 1] == '/' ||
+	    name[n - 1] == '.' || strstr(name, "..") || strstr(name, "@{") ||
+	    strstr(name, "//"))
+		return 0;
+	for (p = name;; p++) {
+		if (*p == '/' || !*p) {
+			size_t len = (size_t)(p - comp);
+
+			if (!len || comp[0] == '.' ||
+			    (len >= 5 && !strncmp(p - 5, ".lock", 5)))
+				return 0;
+			if (!*p)
+				return 1;
+			comp = p + 1;
+		} else if ((unsigned char)*p < 0x20 || *p == 0x7f ||
+			   strchr(" ~^:?*[\\", *p)) {
+			return 0;
+		}
+	}
+}
+
+int gitlite_branch_name_valid(const char *name)
+{
+	char *ref;
+	int ok;
+
+	if (name[0] == '-' || !strcmp(name, "HEAD"))
+		return 0;
+	ref = xasprintf("refs/heads/%s", name);
+	ok = gitlite_refname_valid(ref);
+	free(ref);
+	return ok;
+}
+
+int gitlite_remote_name_valid(const char *name)
+{
+	char *ref = xasprintf("refs/remotes/%s/test", name);
+	int ok = *name && gitlite_refname_valid(ref);
+
+	free(ref);
+	return ok;
+}
+
+int gitlite_branch_tip(char out[41], const struct gitlite *g,
+		       const char *remote, const char *name)
+{
+	char *ref = xasprintf("refs/heads/%s", name);
+	int rc = gitlite_resolve(out, g, ref);
+
+	free(ref);
+	if (rc < 0 && remote) {
+		ref = xasprintf("refs/remotes/%s/%s", remote, name);
+		rc = gitlite_resolve(out, g, ref);
+		free(ref);
+	}
 	return rc;
 }

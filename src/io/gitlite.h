@@ -11,14 +11,24 @@
 struct gitlite {
 	char *git_dir;	   /* this worktree's git directory, absolute */
 	char *common_dir;  /* the repository's shared git directory */
+	char *work_tree;   /* the top of the work tree, absolute; NULL in a
+			      bare repository */
 	struct strvec cfg; /* key, value, ... in git's order, -c last;
 			      keys normalised ("branch.Sub.name") */
+	int flags;	   /* as given to gitlite_open_flags */
+	int includes;	   /* a file has include or includeIf sections: with
+			      GITLITE_NO_GIT, cfg lacks what they include */
 };
 
 #define GITLITE_INIT                                                           \
 	{                                                                      \
-		NULL, NULL, STRVEC_INIT                                        \
+		NULL, NULL, NULL, STRVEC_INIT, 0, 0                            \
 	}
+
+/* gitlite_open_flags: never run git; a configuration with includes is
+ * read without them and marked (g->includes), for the caller to read it
+ * another way. */
+#define GITLITE_NO_GIT 1
 
 /*
  * Finds the repository as git does for a hook or a command run here:
@@ -35,7 +45,11 @@ struct gitlite {
  * Release with gitlite_release().
  */
 int gitlite_open(struct gitlite *out, struct error *err);
+/* gitlite_open with flags (GITLITE_NO_GIT or 0). */
+int gitlite_open_flags(struct gitlite *out, int flags, struct error *err);
 void gitlite_release(struct gitlite *g);
+/* Reads the configuration again (after a write), as gitlite_open did. */
+int gitlite_reload_config(struct gitlite *g, struct error *err);
 
 /* The last value of key (any case in section and name), or NULL; borrowed
  * from g. */
@@ -54,6 +68,31 @@ int gitlite_head_branch(char **out, const struct gitlite *g, struct error *err);
  * refs, from loose refs then packed-refs, as 40 hexadecimal digits in
  * out. 0, or GCAMP_ENOTFOUND (nothing recorded in err). */
 int gitlite_resolve(char out[41], const struct gitlite *g, const char *refname);
+
+/* The commit branch NAME points at: refs/heads/NAME, else (remote not
+ * NULL) refs/remotes/REMOTE/NAME; as repo_branch_tip in src/io/repo.h. */
+int gitlite_branch_tip(char out[41], const struct gitlite *g,
+		       const char *remote, const char *name);
+
+/* Calls fn(refname, oid, data) for each ref whose name starts with prefix
+ * (a shared ref such as "refs/campaign/stash/"), loose refs over packed
+ * ones, in the order of their names; symbolic refs are left out. A
+ * non-zero return from fn stops the walk and is returned. */
+int gitlite_for_each_ref(const struct gitlite *g, const char *prefix,
+			 int (*fn)(const char *refname, const char *oid,
+				   void *data),
+			 void *data);
+
+/* 1 when refname is a valid ref name by git's rules (git
+ * check-ref-format): no component that starts with "." or ends with
+ * ".lock", no "..", "@{", "//", control character, space or any of
+ * ~^:?*[\, no final "/" or ".", not "@". */
+int gitlite_refname_valid(const char *refname);
+/* 1 when name may name a branch (git check-ref-format --branch): not
+ * "HEAD", no leading "-", refs/heads/NAME valid. */
+int gitlite_branch_name_valid(const char *name);
+/* 1 when name may name a remote: refs/remotes/NAME/test valid. */
+int gitlite_remote_name_valid(const char *name);
 
 /* Runs `git ARGS...` (at most 14) for this repository (GIT_DIR set unless
  * it is already), its standard output in out. GCAMP_EFATAL when git

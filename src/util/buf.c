@@ -32,6 +32,14 @@ void buf_reset(struct buf *b)
 		b->ptr[0] = '\0';
 }
 
+void buf_setlen(struct buf *b, size_t len)
+{
+	if (len >= b->len)
+		return;
+	b->len = len;
+	b->ptr[len] = '\0';
+}
+
 char *buf_detach(struct buf *b)
 {
 	char *s = b->cap ? b->ptr : xstrdup("");

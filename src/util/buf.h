@@ -22,6 +22,8 @@ void buf_init(struct buf *b);
 void buf_release(struct buf *b);
 /* Empties b, keeping its storage. */
 void buf_reset(struct buf *b);
+/* Shortens b to its first len bytes (len <= b->len). */
+void buf_setlen(struct buf *b, size_t len);
 /* Hands the string to the caller (free() it) and leaves b empty. */
 char *buf_detach(struct buf *b);
 void buf_grow(struct buf *b, size_t extra);
