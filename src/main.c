@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "io/repo.h"
 #include "util/options.h"
 #include "util/suggest.h"
 
@@ -104,23 +105,6 @@ static int unknown_command(const char *name)
 	return 129;
 }
 
-/* GIT_CONFIG_NOSYSTEM as git reads it, a boolean (libgit2 ignores it; the
- * -c overrides are read in src/io/gitcfg.c) */
-static void configure_libgit2(void)
-{
-	static const char *const no[] = {"", "0", "false", "no", "off"};
-	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
-	size_t i;
-
-	if (!nosys)
-		return;
-	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
-		if (!strcasecmp(nosys, no[i]))
-			return;
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM,
-			 "/nonexistent");
-}
-
 /* A write error on stdout (a full disk, a closed pipe) must not pass for
  * success. */
 static int check_stdout(int status)
@@ -173,6 +157,11 @@ static int run(int argc, const char **argv)
 	}
 	if (!(cmd = find_command(argv[1])))
 		return unknown_command(argv[1]);
+	/* status and resume read through gitlite and sqlite, and open the
+	 * repository with libgit2 only when they must (src/core/status.c);
+	 * the rest may call libgit2 anywhere */
+	if (strcmp(cmd->name, "status") && strcmp(cmd->name, "resume"))
+		repo_lib_init();
 	status = cmd->fn(argc - 1, argv + 1, &ctx);
 	ctx_release(&ctx);
 	return status;
@@ -182,9 +171,7 @@ int main(int argc, char **argv)
 {
 	int status;
 
-	git_libgit2_init();
-	configure_libgit2();
 	status = run(argc, (const char **)argv);
-	git_libgit2_shutdown();
+	repo_lib_shutdown();
 	return check_stdout(status);
 }

@@ -13,15 +13,14 @@
 #include "core/forge.h"
 #include "core/journal.h"
 #include "core/notes.h"
+#include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
 static int check_branch(const char *value, struct error *err)
 {
-	int ok = 0;
-
-	if (git_branch_name_is_valid(&ok, value) < 0 || !ok)
+	if (!gitlite_branch_name_valid(value))
 		return error_set(err, GCAMP_EUSAGE,
 				 "'%s' is not a valid branch name", value);
 	return 0;
@@ -50,9 +49,7 @@ static int check_issue(const char *value, struct error *err)
 
 static int check_remote(const char *value, struct error *err)
 {
-	int valid = 0;
-
-	if (git_remote_name_is_valid(&valid, value) < 0 || !valid)
+	if (!gitlite_remote_name_valid(value))
 		return error_set(err, GCAMP_EUSAGE,
 				 "'%s' is not a valid remote name", value);
 	return 0;

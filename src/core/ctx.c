@@ -8,6 +8,58 @@
 #include "io/repo.h"
 #include "util/xalloc.h"
 
+int ctx_lite(struct gitlite **out, struct ctx *ctx)
+{
+	struct gitlite *g;
+	int rc;
+
+	*out = NULL;
+	if (!ctx->lite) {
+		g = xcalloc(1, sizeof(*g));
+		rc = gitlite_open_flags(g, GITLITE_NO_GIT, &ctx->err);
+		if (rc < 0) {
+			free(g);
+			if (rc == GCAMP_ENOREPO) {
+				error_clear(&ctx->err);
+				return error_no_repo(&ctx->err);
+			}
+			return rc;
+		}
+		ctx->lite = g;
+	}
+	*out = ctx->lite;
+	return 0;
+}
+
+static int refuse_bare(struct ctx *ctx, const char *git_dir)
+{
+	error_set(&ctx->err, GCAMP_ENOREPO,
+		  "this operation must be run in a work tree");
+	error_hint(&ctx->err,
+		   "'%s' is a bare repository; campaigns need a checkout",
+		   git_dir);
+	return GCAMP_ENOREPO;
+}
+
+int ctx_work_tree(const char **out, struct ctx *ctx)
+{
+	struct gitlite *g;
+	char *dir;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_lite(&g, ctx)) < 0)
+		return rc;
+	if (!g->work_tree) {
+		dir = xasprintf("%s/", g->git_dir);
+		rc = refuse_bare(ctx, dir);
+		free(dir);
+		return rc;
+	}
+	*out = g->work_tree;
+	return 0;
+}
+
 int ctx_repo(git_repository **out, struct ctx *ctx, int need_worktree)
 {
 	int rc;
@@ -15,29 +67,26 @@ int ctx_repo(git_repository **out, struct ctx *ctx, int need_worktree)
 	*out = NULL;
 	if (!ctx->repo && (rc = repo_open(&ctx->repo, &ctx->err)) < 0)
 		return rc;
-	if (need_worktree && git_repository_is_bare(ctx->repo)) {
-		error_set(&ctx->err, GCAMP_ENOREPO,
-			  "this operation must be run in a work tree");
-		error_hint(&ctx->err,
-			   "'%s' is a bare repository; campaigns "
-			   "need a checkout",
-			   git_repository_path(ctx->repo));
-		return GCAMP_ENOREPO;
-	}
+	if (need_worktree && git_repository_is_bare(ctx->repo))
+		return refuse_bare(ctx, git_repository_path(ctx->repo));
 	*out = ctx->repo;
 	return 0;
 }
 
 int ctx_config(struct gitcfg **out, struct ctx *ctx)
 {
-	git_repository *repo;
+	git_repository *repo = NULL;
+	struct gitlite *g;
 	int rc;
 
 	*out = NULL;
 	if (!ctx->cfg) {
-		if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		if ((rc = ctx_lite(&g, ctx)) < 0)
 			return rc;
-		if ((rc = gitcfg_open(&ctx->cfg, repo, &ctx->err)) < 0)
+		/* includes are followed by libgit2 */
+		if (g->includes && (rc = ctx_repo(&repo, ctx, 0)) < 0)
+			return rc;
+		if ((rc = gitcfg_open(&ctx->cfg, g, repo, &ctx->err)) < 0)
 			return rc;
 	}
 	*out = ctx->cfg;
@@ -47,7 +96,7 @@ int ctx_config(struct gitcfg **out, struct ctx *ctx)
 int ctx_db_path(char **out, struct ctx *ctx)
 {
 	const char *env = getenv("GIT_CAMPAIGN_DB");
-	git_repository *repo;
+	struct gitlite *g;
 	int rc;
 
 	*out = NULL;
@@ -55,11 +104,9 @@ int ctx_db_path(char **out, struct ctx *ctx)
 		*out = xstrdup(env);
 		return 0;
 	}
-	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+	if ((rc = ctx_lite(&g, ctx)) < 0)
 		return rc;
-	/* commondir ends with a slash */
-	*out = xasprintf("%scampaign/campaign.db",
-			 git_repository_commondir(repo));
+	*out = xasprintf("%s/campaign/campaign.db", g->common_dir);
 	return 0;
 }
 
@@ -108,6 +155,11 @@ void ctx_release(struct ctx *ctx)
 	db_close(ctx->db);
 	gitcfg_free(ctx->cfg);
 	git_repository_free(ctx->repo);
+	if (ctx->lite) {
+		gitlite_release(ctx->lite);
+		free(ctx->lite);
+		ctx->lite = NULL;
+	}
 	ctx->db = NULL;
 	ctx->cfg = NULL;
 	ctx->repo = NULL;

@@ -7,10 +7,12 @@
 
 #include "io/db.h"
 #include "io/gitcfg.h"
+#include "io/gitlite.h"
 #include "util/error.h"
 
 struct ctx {
 	struct error err;
+	struct gitlite *lite; /* NULL until ctx_lite() */
 	git_repository *repo; /* NULL until ctx_repo() */
 	struct gitcfg *cfg;   /* NULL until ctx_config() */
 	struct db *db;	      /* NULL until ctx_db() */
@@ -18,9 +20,16 @@ struct ctx {
 
 #define CTX_INIT                                                               \
 	{                                                                      \
-		ERROR_INIT, NULL, NULL, NULL                                   \
+		ERROR_INIT, NULL, NULL, NULL, NULL                             \
 	}
 
+/* The repository's files as gitlite reads them (without libgit2): its git
+ * directories, work tree, configuration and refs. Borrowed. Outside a
+ * repository GCAMP_ENOREPO, with the message repo_open gives. */
+int ctx_lite(struct gitlite **out, struct ctx *ctx);
+/* The top of the work tree (absolute, no final slash); borrowed. A bare
+ * repository is refused. */
+int ctx_work_tree(const char **out, struct ctx *ctx);
 /* Opens the repository (see repo_open) unless already open; *out is
  * borrowed from ctx. With need_worktree, a bare repository is refused. */
 int ctx_repo(git_repository **out, struct ctx *ctx, int need_worktree);

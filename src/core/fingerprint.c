@@ -8,6 +8,7 @@
 
 #include "core/hostinfo.h"
 #include "core/journal.h"
+#include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/sha256.h"
@@ -404,16 +405,17 @@ out:
 int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 {
 	git_repository *repo;
+	struct gitlite *lite;
 	sqlite3_stmt *st = NULL;
 	struct db *db;
+	char *ref, oid[41];
 	int rc;
 
 	*out = NULL;
 	if (!valid_id(id))
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "'%s' is not an environment id", id);
-	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = ctx_db_if_any(&db, ctx)) < 0)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
 		return rc;
 	if (db) {
 		if ((rc = db_prepare(&st, db,
@@ -444,7 +446,14 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 			return error_sqlite(&ctx->err, db, rc,
 					    "cannot read environment %s", id);
 	}
-	rc = load_ref(out, repo, id, &ctx->err);
+	/* the object database only for a fingerprint that is there */
+	if ((rc = ctx_lite(&lite, ctx)) < 0)
+		return rc;
+	ref = xasprintf(FINGERPRINT_REF_PREFIX "%s", id);
+	rc = gitlite_resolve(oid, lite, ref);
+	free(ref);
+	if (rc == 0 && (rc = ctx_repo(&repo, ctx, 0)) == 0)
+		rc = load_ref(out, repo, id, &ctx->err);
 	if (rc == GCAMP_ENOTFOUND)
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "no environment '%s'", id);

@@ -24,17 +24,14 @@
 static cJSON *cache_get(struct db *db, const char *key, const char *stamp)
 {
 	struct error ignored = ERROR_INIT;
-	sqlite3_stmt *st = NULL;
+	char *text = NULL;
 	cJSON *j = NULL;
 	const cJSON *s;
 
-	if (!db || db_prepare(&st, db, "SELECT value FROM meta WHERE key = ?1",
-			      &ignored) < 0)
+	if (!db || db_meta_get(&text, db, key, &ignored) < 0)
 		return NULL;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		j = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	j = cJSON_Parse(text);
+	free(text);
 	s = cJSON_GetObjectItem(j, "stamp");
 	if (!cJSON_IsString(s) || strcmp(s->valuestring, stamp)) {
 		cJSON_Delete(j);
@@ -50,24 +47,14 @@ static void cache_put(struct db *db, const char *key, const char *stamp,
 		      cJSON *value)
 {
 	struct error err = ERROR_INIT;
-	sqlite3_stmt *st = NULL;
 	char *text;
 
 	if (!db)
 		return;
 	cJSON_AddStringToObject(value, "stamp", stamp);
 	text = cJSON_PrintUnformatted(value);
-	if (db_prepare(&st, db,
-		       "INSERT INTO meta (key, value) VALUES (?1, ?2) "
-		       "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-		       &err) == 0) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			trace_printf("fingerprint: cannot cache %s: %s", key,
-				     sqlite3_errmsg(db_handle(db)));
-	}
-	sqlite3_finalize(st);
+	if (db_meta_set(db, key, text, 0, &err) < 0)
+		trace_printf("fingerprint: cannot cache %s: %s", key, err.msg);
 	cJSON_free(text);
 }
 
@@ -76,14 +63,9 @@ static void cache_put(struct db *db, const char *key, const char *stamp,
 static void cache_drop(struct db *db, const char *key)
 {
 	struct error err = ERROR_INIT;
-	sqlite3_stmt *st = NULL;
 
-	if (!db ||
-	    db_prepare(&st, db, "DELETE FROM meta WHERE key = ?1", &err) < 0)
-		return;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_step(st);
-	sqlite3_finalize(st);
+	if (db)
+		db_meta_set(db, key, NULL, 0, &err);
 }
 
 /* "PATH mtime size" of a file, or "PATH missing" */

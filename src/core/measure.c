@@ -9,6 +9,7 @@
 
 #include "core/notes.h"
 #include "import/import.h"
+#include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/trace.h"
@@ -274,52 +275,24 @@ out:
 static int meta_get(char out[HEXSZ + 1], int *found, struct db *db,
 		    struct error *err)
 {
-	sqlite3_stmt *st = NULL;
-	const char *v;
-	int rc;
+	char *v = NULL;
+	int rc = db_meta_get(&v, db, META_KEY, err);
 
 	out[0] = '\0';
-	*found = 0;
-	if ((rc = db_prepare(&st, db,
-			     "SELECT value FROM meta WHERE key = '" META_KEY
-			     "'",
-			     err)) < 0)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		v = (const char *)sqlite3_column_text(st, 0);
-		*found = 1;
-		if (v && notes_is_hex40(v, strlen(v)))
-			memcpy(out, v, HEXSZ + 1);
+	*found = rc == 0;
+	if (rc == GCAMP_ENOTFOUND) {
+		error_clear(err);
 		rc = 0;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = error_sqlite(err, db, rc,
-				  "cannot read the measurement index state");
 	}
-	sqlite3_finalize(st);
+	if (v && notes_is_hex40(v, strlen(v)))
+		memcpy(out, v, HEXSZ + 1);
+	free(v);
 	return rc;
 }
 
 static int meta_set(struct db *db, const char *hex, struct error *err)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if ((rc = db_prepare(&st, db,
-			     "INSERT OR REPLACE INTO meta (key, value) "
-			     "VALUES ('" META_KEY "', ?1)",
-			     err)) < 0)
-		return rc;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc,
-				    "cannot record the measurement index "
-				    "state");
-	return 0;
+	return db_meta_set(db, META_KEY, hex, 0, err);
 }
 
 /* Brings the index to the notes commit tip (exists: there is one), in the
@@ -382,21 +355,24 @@ static int update(struct ctx *ctx, int full, int lazy)
 {
 	char known[HEXSZ + 1], hex[HEXSZ + 1] = "";
 	git_repository *repo;
+	struct gitlite *lite;
 	struct db *db;
 	git_oid tip;
 	int exists, found, rc;
 
-	if ((rc = open_store(&repo, &db, ctx)) < 0 ||
-	    (rc = notes_tip(&tip, &exists, repo, &ctx->err)) < 0)
-		return rc;
+	/* an index that is up to date is known without libgit2 */
 	if (lazy) {
-		if ((rc = meta_get(known, &found, db, &ctx->err)) < 0)
+		if ((rc = ctx_lite(&lite, ctx)) < 0 ||
+		    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+		    (rc = meta_get(known, &found, db, &ctx->err)) < 0)
 			return rc;
-		if (exists)
-			git_oid_tostr(hex, sizeof(hex), &tip);
+		if (gitlite_resolve(hex, lite, MEASURE_NOTES_REF) < 0)
+			hex[0] = '\0';
 		if (found && !strcmp(known, hex))
 			return 0;
 	}
+	if ((rc = open_store(&repo, &db, ctx)) < 0)
+		return rc;
 	if ((rc = db_begin(db, &ctx->err)) < 0)
 		return rc;
 	/* the ref may have moved while we waited for the write lock */

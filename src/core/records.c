@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -460,36 +461,43 @@ int finding_list(struct finding **out, size_t *n, struct ctx *ctx)
 		"SELECT " FINDING_COLS " FROM finding" FINDING_ORDER, 0);
 }
 
-/* Each kind's open findings, oldest first, read from the index
- * finding_open (state, kind, created_at, id) up to the limit: the ORDER
- * BY of FINDING_ORDER would sort every open finding first. */
-static const char open_ranked_sql[] =
-	"SELECT " FINDING_COLS " FROM ("
-	"SELECT * FROM (SELECT " FINDING_COLS ", 0 AS r FROM finding"
-	" WHERE state = 'open' AND kind = 'wrong-answer'"
-	" ORDER BY created_at, id LIMIT ?1)"
-	" UNION ALL "
-	"SELECT * FROM (SELECT " FINDING_COLS ", 1 AS r FROM finding"
-	" WHERE state = 'open' AND kind = 'crash'"
-	" ORDER BY created_at, id LIMIT ?1)"
-	" UNION ALL "
-	"SELECT * FROM (SELECT " FINDING_COLS ", 2 AS r FROM finding"
-	" WHERE state = 'open' AND kind = 'slow'"
-	" ORDER BY created_at, id LIMIT ?1)"
-	") ORDER BY r, created_at, id LIMIT ?1";
-
 int finding_open_ranked(struct finding **out, size_t *n, size_t *open,
 			struct ctx *ctx, size_t limit)
 {
+	static const char *const ranked[] = {"wrong-answer", "crash", "slow"};
 	sqlite3_stmt *st = NULL;
+	struct finding *more;
 	struct db *db;
+	size_t i, got;
+	char sql[256];
 	int rc;
 
+	/* kind by kind in rank order, each read from the index finding_open
+	 * (state, kind, created_at, id) up to what is left of the limit: the
+	 * ORDER BY of FINDING_ORDER would sort every open finding first */
 	*open = 0;
-	rc = finding_query(out, n, ctx, open_ranked_sql,
-			   limit ? (long long)limit : 1);
-	if (rc < 0 || !*n)
-		return rc;
+	*out = NULL;
+	*n = 0;
+	if (!limit)
+		limit = 1;
+	for (i = 0; i < sizeof(ranked) / sizeof(*ranked) && *n < limit; i++) {
+		snprintf(sql, sizeof(sql),
+			 "SELECT " FINDING_COLS " FROM finding WHERE state ="
+			 " 'open' AND kind = '%s' ORDER BY created_at, id"
+			 " LIMIT ?1",
+			 ranked[i]);
+		if ((rc = finding_query(&more, &got, ctx, sql,
+					(long long)(limit - *n))) < 0)
+			goto fail;
+		if (got) {
+			*out = xrealloc(*out, (*n + got) * sizeof(**out));
+			memcpy(*out + *n, more, got * sizeof(*more));
+			*n += got;
+		}
+		free(more);
+	}
+	if (!*n)
+		return 0;
 	/* the database is open: finding_query found rows in it */
 	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
 	    (rc = db_prepare(&st, db,

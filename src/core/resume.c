@@ -440,14 +440,14 @@ out:
 
 int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data)
 {
-	git_repository *repo;
+	const char *work_tree;
 	struct buf text = BUF_INIT;
 	char *from = NULL;
 	int rc;
 
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = template_load(git_repository_workdir(repo), "resume.md",
-				&text, &from, &ctx->err)) < 0)
+	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0 ||
+	    (rc = template_load(work_tree, "resume.md", &text, &from,
+				&ctx->err)) < 0)
 		goto out;
 	rc = template_render("resume.md", text.ptr, data, out, &ctx->err);
 	if (rc == GCAMP_EUSAGE) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/campaign.h"
+#include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -523,9 +524,7 @@ out:
 
 static int check_name(struct ctx *ctx, const char *name)
 {
-	int ok = 0;
-
-	if (git_branch_name_is_valid(&ok, name) < 0 || !ok)
+	if (!gitlite_branch_name_valid(name))
 		return error_set(&ctx->err, GCAMP_EUSAGE,
 				 "'%s' is not a valid branch name", name);
 	return 0;

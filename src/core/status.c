@@ -4,8 +4,11 @@
 
 #include <stdlib.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -76,7 +79,7 @@ static int cmp_link(const void *a, const void *b)
 }
 
 static int collect_stack(struct status *st, struct ctx *ctx,
-			 git_repository *repo, struct gitcfg *cfg)
+			 struct gitlite *lite, struct gitcfg *cfg)
 {
 	struct stack_walk w = {st, 0};
 	struct buf key = BUF_INIT;
@@ -92,57 +95,87 @@ static int collect_stack(struct status *st, struct ctx *ctx,
 	for (i = 0; i < st->nstack; i++) {
 		struct stack_link *l = &st->stack[i];
 		const char *recorded;
-		git_oid tip, was;
+		char tip[41];
 
-		if (repo_branch_tip(&tip, repo, st->campaign.remote,
-				    l->parent) < 0) {
+		if (gitlite_branch_tip(tip, lite, st->campaign.remote,
+				       l->parent) < 0) {
 			l->parent_missing = 1;
 			continue;
 		}
 		buf_reset(&key);
 		buf_addf(&key, "branch.%s.campaignParentTip", l->branch);
 		l->needs_restack = gitcfg_get(&recorded, cfg, key.ptr) < 0 ||
-				   git_oid_fromstr(&was, recorded) < 0 ||
-				   !git_oid_equal(&was, &tip);
+				   strcasecmp(recorded, tip);
 	}
 	buf_release(&key);
 	return 0;
 }
 
-static int collect_stashes(struct status *st, struct ctx *ctx,
-			   git_repository *repo)
+struct stash_walk {
+	struct status *st;
+	size_t alloc;
+};
+
+static int collect_stash(const char *refname, const char *oid, void *data)
 {
 	static const char prefix[] = "refs/campaign/stash/";
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	size_t alloc = 0;
+	struct stash_walk *w = data;
+	struct named_stash *s;
+
+	if (w->st->nstashes == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 4;
+		w->st->stashes = xrealloc(w->st->stashes,
+					  w->alloc * sizeof(*w->st->stashes));
+	}
+	s = &w->st->stashes[w->st->nstashes++];
+	s->name = xstrdup(refname + sizeof(prefix) - 1);
+	snprintf(s->id, sizeof(s->id), "%s", oid);
+	return 0;
+}
+
+/*
+ * HEAD's commits ahead of and behind base. The answer for a pair of
+ * commits never changes, so the last one is kept in the database (meta
+ * key status.aheadBehind: "HEAD BASE AHEAD BEHIND"): a prompt that runs
+ * status again and again opens no object database. A cache that cannot
+ * be read or written is a miss, never an error.
+ */
+#define AHEAD_BEHIND_KEY "status.aheadBehind"
+
+static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db,
+			const char *base)
+{
+	struct error ignored = ERROR_INIT;
+	git_repository *repo;
+	git_oid head_oid, base_oid;
+	char *v = NULL, h[41], b[41];
+	size_t ahead, behind;
 	int rc;
 
-	rc = git_reference_iterator_glob_new(&it, repo,
-					     "refs/campaign/stash/*");
-	if (rc < 0)
-		return error_git(&ctx->err, rc, "cannot list named stashes");
-	while ((rc = git_reference_next(&ref, it)) == 0) {
-		const git_oid *oid = git_reference_target(ref);
-		struct named_stash *s;
-
-		if (oid) {
-			if (st->nstashes == alloc) {
-				alloc = alloc ? 2 * alloc : 4;
-				st->stashes =
-					xrealloc(st->stashes,
-						 alloc * sizeof(*st->stashes));
-			}
-			s = &st->stashes[st->nstashes++];
-			s->name = xstrdup(git_reference_name(ref) +
-					  sizeof(prefix) - 1);
-			git_oid_tostr(s->id, sizeof(s->id), oid);
-		}
-		git_reference_free(ref);
+	if (db && db_meta_get(&v, db, AHEAD_BEHIND_KEY, &ignored) == 0 &&
+	    sscanf(v, "%40s %40s %zu %zu", h, b, &ahead, &behind) == 4 &&
+	    !strcmp(h, out->head) && !strcmp(b, base)) {
+		out->ahead = ahead;
+		out->behind = behind;
+		free(v);
+		return 0;
 	}
-	git_reference_iterator_free(it);
-	if (rc != GIT_ITEROVER)
-		return error_git(&ctx->err, rc, "cannot list named stashes");
+	free(v);
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (git_oid_fromstr(&head_oid, out->head) < 0 ||
+	    git_oid_fromstr(&base_oid, base) < 0 ||
+	    (rc = git_graph_ahead_behind(&out->ahead, &out->behind, repo,
+					 &head_oid, &base_oid)) < 0)
+		return error_git(&ctx->err, rc ? rc : -1,
+				 "cannot compare HEAD with '%s'",
+				 out->campaign.base);
+	if (db) {
+		v = xasprintf("%s %s %zu %zu", out->head, base, out->ahead,
+			      out->behind);
+		db_meta_set(db, AHEAD_BEHIND_KEY, v, DB_TRY, &ignored);
+		free(v);
+	}
 	return 0;
 }
 
@@ -201,39 +234,38 @@ static int collect_prs(struct status *st, struct db *db, struct error *err)
 
 int status_collect(struct status *out, struct ctx *ctx)
 {
-	git_repository *repo;
+	struct stash_walk stashes = {NULL, 0};
+	const char *work_tree;
+	struct gitlite *lite;
 	struct gitcfg *cfg;
 	struct db *db;
-	git_oid head, base;
+	char base[41];
 	int rc;
 
+	/* read through gitlite: libgit2 opens the repository only for an
+	 * ahead/behind count not known from the last status */
 	memset(out, 0, sizeof(*out));
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	stashes.st = out;
+	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0 ||
+	    (rc = ctx_lite(&lite, ctx)) < 0 ||
 	    (rc = ctx_config(&cfg, ctx)) < 0 ||
 	    (rc = campaign_load(&out->campaign, ctx)) < 0)
 		goto fail;
-	if ((rc = repo_current_branch(&out->branch, repo, &ctx->err)) < 0)
+	if ((rc = gitlite_head_branch(&out->branch, lite, &ctx->err)) < 0)
 		goto fail;
-	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
-		git_oid_tostr(out->head, sizeof(out->head), &head);
-	git_error_clear();
-	if (repo_branch_tip(&base, repo, out->campaign.remote,
-			    out->campaign.base) == 0) {
-		out->base_found = 1;
-		if (out->head[0] &&
-		    (rc = git_graph_ahead_behind(&out->ahead, &out->behind,
-						 repo, &head, &base)) < 0) {
-			error_git(&ctx->err, rc,
-				  "cannot compare HEAD with '%s'",
-				  out->campaign.base);
-			goto fail;
-		}
-	}
-	if ((rc = collect_stack(out, ctx, repo, cfg)) < 0 ||
-	    (rc = collect_stashes(out, ctx, repo)) < 0)
+	if (gitlite_resolve(out->head, lite, "HEAD") < 0)
+		out->head[0] = '\0';
+	out->base_found = gitlite_branch_tip(base, lite, out->campaign.remote,
+					     out->campaign.base) == 0;
+	if ((rc = collect_stack(out, ctx, lite, cfg)) < 0)
 		goto fail;
+	gitlite_for_each_ref(lite, "refs/campaign/stash/", collect_stash,
+			     &stashes);
 	/* status only reads: no database yet means nothing unfinished */
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
+		goto fail;
+	if (out->base_found && out->head[0] &&
+	    (rc = ahead_behind(out, ctx, db, base)) < 0)
 		goto fail;
 	if (!db)
 		return 0;

@@ -19,6 +19,9 @@ struct db {
 	char *path;
 };
 
+/* how long a statement waits for another process's write to finish */
+#define DB_BUSY_MS 5000
+
 /* PRAGMA application_id of our databases: "GCMP" */
 #define DB_APPLICATION_ID 0x47434d50
 
@@ -374,6 +377,85 @@ fail:
 	return rc;
 }
 
+int db_meta_get(char **out, struct db *db, const char *key, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = db_prepare(&st, db, "SELECT value FROM meta WHERE key = ?1",
+			     err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = xstrdup((const char *)sqlite3_column_text(st, 0));
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = error_set(err, GCAMP_ENOTFOUND, "no '%s' in '%s'", key,
+			       db->path);
+	} else {
+		rc = error_sqlite(err, db, rc, "cannot read '%s'", key);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_meta_set(struct db *db, const char *key, const char *value, int flags,
+		struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(&st, db,
+			     value ? "INSERT INTO meta (key, value)"
+				     " VALUES (?1, ?2) ON CONFLICT (key)"
+				     " DO UPDATE SET value = excluded.value"
+				   : "DELETE FROM meta WHERE key = ?1",
+			     err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (value)
+		sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	if (flags & DB_TRY)
+		sqlite3_busy_timeout(db->h, 0);
+	rc = sqlite3_step(st);
+	if (flags & DB_TRY)
+		sqlite3_busy_timeout(db->h, DB_BUSY_MS);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "cannot record '%s'", key);
+	return 0;
+}
+
+/* What db_open checks, in one statement (one read transaction): how many
+ * objects the schema has, PRAGMA application_id and user_version. */
+static int read_header(struct db *db, int *tables, int *app, int *version,
+		       struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*tables = *app = *version = 0;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT (SELECT count(*) FROM sqlite_schema),"
+			     " application_id, user_version"
+			     " FROM pragma_application_id, pragma_user_version",
+			     err)) < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*tables = sqlite3_column_int(st, 0);
+		*app = sqlite3_column_int(st, 1);
+		*version = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return error_sqlite(err, db, rc, "cannot read database '%s'",
+				    db->path);
+	return 0;
+}
+
 /* Refuses a file that is there but is not a sqlite database, before sqlite
  * sees it: sqlite would treat some such files as empty and write. */
 static int check_header(const char *path, int *exists, int *empty,
@@ -447,6 +529,20 @@ static int make_parent_dir(const char *path, struct error *err)
 	return rc ? GCAMP_EDB : 0;
 }
 
+/* Before sqlite starts, once: one thread uses it and nobody reads its
+ * memory statistics, so its mutexes and its accounting of every
+ * allocation are left out (a cost every status pays). */
+static void configure_sqlite(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int db_open(struct db **out, const char *path, int flags, struct error *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -470,6 +566,7 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 	}
 	if (!exists)
 		oflags |= SQLITE_OPEN_CREATE;
+	configure_sqlite();
 	rc = sqlite3_open_v2(path, &db->h, oflags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = error_sqlite(err, db, rc, "cannot open database '%s'",
@@ -477,12 +574,9 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 1);
-	sqlite3_busy_timeout(db->h, 5000);
+	sqlite3_busy_timeout(db->h, DB_BUSY_MS);
 	/* parsing the schema is where a damaged file first shows */
-	if ((rc = query_int(db, "SELECT count(*) FROM sqlite_schema", &tables,
-			    err)) < 0 ||
-	    (rc = query_int(db, "PRAGMA application_id", &app, err)) < 0 ||
-	    (rc = db_user_version(db, &version, err)) < 0)
+	if ((rc = read_header(db, &tables, &app, &version, err)) < 0)
 		goto fail;
 	/* ours carry our application_id; an unmarked file must be new */
 	if (app != DB_APPLICATION_ID && (app != 0 || tables > 0 || version)) {
@@ -497,12 +591,13 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 		rc = refuse_newer(db, version, err);
 		goto fail;
 	}
-	if ((rc = db_exec(db, "PRAGMA foreign_keys = ON", err)) < 0)
+	if ((rc = db_exec(
+		     db,
+		     "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
+		     err)) < 0)
 		goto fail;
 	if (!memory && version < db_schema_version() &&
 	    (rc = db_exec(db, "PRAGMA journal_mode = WAL", err)) < 0)
-		goto fail;
-	if ((rc = db_exec(db, "PRAGMA synchronous = NORMAL", err)) < 0)
 		goto fail;
 	if (version < db_schema_version() &&
 	    (rc = db_migrate(db, db_schema_version(), err)) < 0)

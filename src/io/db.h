@@ -12,6 +12,7 @@ struct db;
 
 enum {
 	DB_CREATE = 1, /* create the file (and its folder) when missing */
+	DB_TRY = 2,    /* db_meta_set: do not wait for another writer */
 };
 
 /* The schema version this build writes; newer databases are refused. */
@@ -56,6 +57,15 @@ int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
  * bump; a database already at `to` or past it is left alone (past the
  * newest version this build knows: refused). db_open calls it. */
 int db_migrate(struct db *db, int to, struct error *err);
+
+/* The value of key in the meta table in *out (the caller frees it), or
+ * GCAMP_ENOTFOUND (recorded in err) with *out NULL. */
+int db_meta_get(char **out, struct db *db, const char *key, struct error *err);
+/* Sets key to value in the meta table; a NULL value removes it. With
+ * DB_TRY, a database another process is writing is not waited for (the
+ * write fails at once): for what is only a cache. */
+int db_meta_set(struct db *db, const char *key, const char *value, int flags,
+		struct error *err);
 /* The database's PRAGMA user_version. */
 int db_user_version(struct db *db, int *out, struct error *err);
 

@@ -11,92 +11,78 @@
 #include "util/xalloc.h"
 
 struct gitcfg {
-	git_repository *repo;
-	git_config *snap;
-	struct strvec params; /* key, value, key, value ... (normalised keys) */
+	struct gitlite *lite; /* borrowed: its cfg is what is read */
+	git_repository *repo; /* borrowed; NULL unless lite->includes */
 };
 
-int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err)
+/* A configuration with includes, read by libgit2 (which follows them)
+ * into lite->cfg in git's order, the command-line overrides last. */
+static int read_with_includes(struct gitcfg *c, struct error *err)
+{
+	git_config *snap = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int rc;
+
+	if ((rc = git_repository_config_snapshot(&snap, c->repo)) < 0 ||
+	    (rc = git_config_iterator_new(&it, snap)) < 0) {
+		rc = error_git(err, rc, "cannot read the git configuration");
+		goto out;
+	}
+	strvec_clear(&c->lite->cfg);
+	while ((rc = git_config_next(&e, it)) == 0) {
+		char *k = xstrdup(e->name);
+
+		gitcfg_normalize_key(k);
+		strvec_push_owned(&c->lite->cfg, k);
+		strvec_push(&c->lite->cfg, e->value ? e->value : "true");
+	}
+	if (rc != GIT_ITEROVER) {
+		rc = error_git(err, rc, "cannot read the git configuration");
+		goto out;
+	}
+	rc = 0;
+	gitcfg_load_env(&c->lite->cfg);
+out:
+	git_config_iterator_free(it);
+	git_config_free(snap);
+	return rc;
+}
+
+int gitcfg_open(struct gitcfg **out, struct gitlite *lite, git_repository *repo,
+		struct error *err)
 {
 	struct gitcfg *c = xcalloc(1, sizeof(*c));
 	int rc;
 
-	c->repo = repo;
-	rc = git_repository_config_snapshot(&c->snap, repo);
-	if (rc < 0) {
+	c->lite = lite;
+	c->repo = lite->includes ? repo : NULL;
+	if (c->repo && (rc = read_with_includes(c, err)) < 0) {
 		free(c);
 		*out = NULL;
-		return error_git(err, rc, "cannot read the git configuration");
+		return rc;
 	}
-	gitcfg_load_env(&c->params);
 	*out = c;
 	return 0;
 }
 
 void gitcfg_free(struct gitcfg *c)
 {
-	if (!c)
-		return;
-	git_config_free(c->snap);
-	strvec_clear(&c->params);
 	free(c);
-}
-
-static char *normalized(const char *key)
-{
-	char *k = xstrdup(key);
-
-	gitcfg_normalize_key(k);
-	return k;
 }
 
 int gitcfg_get(const char **out, struct gitcfg *c, const char *key)
 {
-	char *k = normalized(key);
-	size_t i;
-
-	*out = NULL;
-	for (i = c->params.nr; i >= 2; i -= 2)
-		if (!strcmp(c->params.v[i - 2], k)) {
-			*out = c->params.v[i - 1];
-			break;
-		}
-	if (!*out && git_config_get_string(out, c->snap, k) < 0) {
-		git_error_clear();
-		*out = NULL;
-	}
-	free(k);
+	*out = gitlite_get(c->lite, key);
 	return *out ? 0 : GCAMP_ENOTFOUND;
 }
 
 int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
 		   struct error *err)
 {
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
-	char *k = normalized(key);
-	size_t i;
-	int rc;
-
-	rc = git_config_multivar_iterator_new(&it, c->snap, k, NULL);
-	if (rc < 0) {
-		error_git(err, rc, "cannot read '%s'", key);
-		goto out;
-	}
-	while ((rc = git_config_next(&e, it)) == 0)
-		strvec_push(out, e->value);
-	if (rc != GIT_ITEROVER) {
-		error_git(err, rc, "cannot read '%s'", key);
-		goto out;
-	}
-	rc = 0;
-	for (i = 0; i < c->params.nr; i += 2)
-		if (!strcmp(c->params.v[i], k))
-			strvec_push(out, c->params.v[i + 1]);
-out:
-	git_config_iterator_free(it);
-	free(k);
-	return rc < 0 ? GCAMP_EFATAL : 0;
+	(void)err;
+	gitlite_get_all(out, c->lite, key);
+	return 0;
 }
 
 static int key_matches(const char *key, const char *prefix, const char *suffix)
@@ -107,35 +93,27 @@ static int key_matches(const char *key, const char *prefix, const char *suffix)
 	       !strcmp(key + k - s, suffix);
 }
 
-/*
- * A plain iterator with our own matching: libgit2's regex walk
- * (git_config_foreach_match) leaks PCRE2 match data on Debian's build, and
- * prefix/suffix is all the tool needs.
- */
 int gitcfg_foreach(struct gitcfg *c, const char *prefix, const char *suffix,
 		   int (*fn)(const char *key, const char *value, void *data),
 		   void *data, struct error *err)
 {
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
+	const struct strvec *kv = &c->lite->cfg;
 	size_t i;
-	int rc, stop = 0;
+	int stop = 0;
 
-	rc = git_config_iterator_new(&it, c->snap);
-	if (rc < 0)
-		return error_git(err, rc, "cannot read the git configuration");
-	while (!stop && (rc = git_config_next(&e, it)) == 0)
-		if (key_matches(e->name, prefix, suffix))
-			stop = fn(e->name, e->value, data);
-	git_config_iterator_free(it);
-	if (stop)
-		return stop;
-	if (rc != GIT_ITEROVER)
-		return error_git(err, rc, "cannot read the git configuration");
-	for (i = 0; i < c->params.nr && !stop; i += 2)
-		if (key_matches(c->params.v[i], prefix, suffix))
-			stop = fn(c->params.v[i], c->params.v[i + 1], data);
+	(void)err;
+	for (i = 0; i + 1 < kv->nr && !stop; i += 2)
+		if (key_matches(kv->v[i], prefix, suffix))
+			stop = fn(kv->v[i], kv->v[i + 1], data);
 	return stop;
+}
+
+static char *normalized(const char *key)
+{
+	char *k = xstrdup(key);
+
+	gitcfg_normalize_key(k);
+	return k;
 }
 
 enum write_mode { WRITE_SET, WRITE_ENSURE, WRITE_UNSET };
@@ -154,19 +132,19 @@ static void exact_regex(struct buf *out, const char *value)
 	buf_putc(out, '$');
 }
 
-/* Runs one write against the repository's local config file, then renews
- * the snapshot so later reads see it. */
+/* Runs one write against the repository's config file, then reads the
+ * configuration again so later reads see it. */
 static int write_local(struct gitcfg *c, const char *key, const char *value,
 		       enum write_mode mode, struct error *err)
 {
-	git_config *all = NULL, *local = NULL, *snap = NULL;
+	git_config *local = NULL;
 	struct buf exact = BUF_INIT;
 	char *k = normalized(key);
+	char *path = xasprintf("%s/config", c->lite->common_dir);
 	int rc;
 
-	rc = git_repository_config(&all, c->repo);
-	if (rc == 0)
-		rc = git_config_open_level(&local, all, GIT_CONFIG_LEVEL_LOCAL);
+	repo_lib_init();
+	rc = git_config_open_ondisk(&local, path);
 	if (rc < 0) {
 		rc = error_git(err, rc, "cannot open the repository's config");
 		goto out;
@@ -195,17 +173,12 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 		rc = error_git(err, rc, "cannot write '%s'", key);
 		goto out;
 	}
-	rc = git_repository_config_snapshot(&snap, c->repo);
-	if (rc < 0) {
-		rc = error_git(err, rc, "cannot read the git configuration");
-		goto out;
-	}
-	git_config_free(c->snap);
-	c->snap = snap;
+	if ((rc = gitlite_reload_config(c->lite, err)) == 0 && c->repo)
+		rc = read_with_includes(c, err);
 out:
 	git_config_free(local);
-	git_config_free(all);
 	buf_release(&exact);
+	free(path);
 	free(k);
 	return rc;
 }

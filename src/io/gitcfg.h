@@ -1,7 +1,8 @@
-/* Git configuration as git itself sees it: libgit2's files plus the
+/* Git configuration as git itself sees it: the files git reads (by
+ * gitlite, or by libgit2 when includes must be followed) and the
  * command-line overrides (`git -c k=v`, GIT_CONFIG_PARAMETERS and
- * GIT_CONFIG_COUNT/KEY/VALUE) that libgit2 ignores. Writes go to the
- * repository's own config file. */
+ * GIT_CONFIG_COUNT/KEY/VALUE). Writes go to the repository's own config
+ * file. */
 #ifndef GCAMP_GITCFG_H
 #define GCAMP_GITCFG_H
 
@@ -13,9 +14,12 @@
 
 struct gitcfg;
 
-/* Reads a snapshot of the configuration of repo (which must outlive it).
- * The caller frees *out with gitcfg_free(). */
-int gitcfg_open(struct gitcfg **out, git_repository *repo, struct error *err);
+/* The configuration lite read (opened with GITLITE_NO_GIT); when it has
+ * includes (lite->includes), read again by libgit2 from repo, which must
+ * then be given. lite and repo must outlive it; lite->cfg follows every
+ * write. The caller frees *out with gitcfg_free(). */
+int gitcfg_open(struct gitcfg **out, struct gitlite *lite, git_repository *repo,
+		struct error *err);
 void gitcfg_free(struct gitcfg *c);
 
 /* The last value of key in *out (borrowed until the next write or

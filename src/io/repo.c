@@ -8,9 +8,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/buf.h"
 #include "util/xalloc.h"
+
+static int lib_ready;
+
+/* GIT_CONFIG_NOSYSTEM as git reads it, a boolean (libgit2 ignores it) */
+static int no_system_config(void)
+{
+	static const char *const no[] = {"", "0", "false", "no", "off"};
+	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
+	size_t i;
+
+	if (!nosys)
+		return 0;
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (!strcasecmp(nosys, no[i]))
+			return 0;
+	return 1;
+}
+
+int error_no_repo(struct error *err)
+{
+	error_set(err, GCAMP_ENOREPO,
+		  "not a git repository (or any of the parent directories)");
+	error_hint(err, "run it inside a git repository, or use 'git -C DIR "
+			"campaign ...'");
+	return GCAMP_ENOREPO;
+}
+
+void repo_lib_init(void)
+{
+	if (lib_ready)
+		return;
+	lib_ready = 1;
+	git_libgit2_init();
+	if (no_system_config())
+		git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH,
+				 GIT_CONFIG_LEVEL_SYSTEM, "/nonexistent");
+}
+
+void repo_lib_shutdown(void)
+{
+	if (!lib_ready)
+		return;
+	lib_ready = 0;
+	git_libgit2_shutdown();
+}
 
 int error_git(struct error *err, int rc, const char *fmt, ...)
 {
@@ -76,19 +122,14 @@ int repo_open(git_repository **out, struct error *err)
 	int rc;
 
 	*out = NULL;
+	repo_lib_init();
 	if ((wt = getenv("GIT_WORK_TREE")) && *wt)
 		rc = open_with_work_tree(out, wt);
 	else
 		rc = git_repository_open_ext(
 			out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
-	if (rc == GIT_ENOTFOUND) {
-		error_set(err, GCAMP_ENOREPO,
-			  "not a git repository (or any of the parent "
-			  "directories)");
-		error_hint(err, "run it inside a git repository, or "
-				"use 'git -C DIR campaign ...'");
-		return GCAMP_ENOREPO;
-	}
+	if (rc == GIT_ENOTFOUND)
+		return error_no_repo(err);
 	if (rc < 0)
 		return error_git(err, rc, "cannot open the repository");
 	return 0;

@@ -7,12 +7,22 @@
 
 #include "util/error.h"
 
+/* Initialises libgit2 once, for this process: the first call to open a
+ * repository or write a config file makes it, so that a command that
+ * reads only through gitlite never pays for it. repo_lib_shutdown() at
+ * exit undoes it when it was made. */
+void repo_lib_init(void);
+void repo_lib_shutdown(void);
+
 /* Opens the repository the way git would for this process: GIT_DIR,
  * GIT_WORK_TREE, GIT_CEILING_DIRECTORIES and the current directory (so
  * `git -C`, `--git-dir`, subdirectories and linked worktrees work). Outside
  * a repository: GCAMP_ENOREPO. The caller frees *out with
  * git_repository_free(). */
 int repo_open(git_repository **out, struct error *err);
+
+/* Records that there is no repository here; GCAMP_ENOREPO. */
+int error_no_repo(struct error *err);
 
 /* Records libgit2's last error as "WHAT: message" (a NULL last error, which
  * libgit2 1.5 allows, reads as the return code). Returns GCAMP_EFATAL, or

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/repo.h"
+
 /* "+0100", "+01:00", "-0530", "Z" -> minutes east of UTC */
 static int parse_zone(int *out, const char *s)
 {
@@ -116,6 +118,7 @@ int signature_now(git_signature **out, struct gitcfg *cfg, int who,
 			   "git config --global user.email you@example.com");
 		return GCAMP_EFATAL;
 	}
+	repo_lib_init();
 	if (date && *date) {
 		if (signature_parse_date(&t, &off, date) < 0)
 			return error_set(err, GCAMP_EFATAL,

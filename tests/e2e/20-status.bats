@@ -204,3 +204,52 @@ unfinished none"
 	assert_line 'stack     main is not stacked (2 stacked branches)'
 	assert_line '          needs restack: b'
 }
+
+@test "settings in an included config file count, as git reads them" {
+	# git follows include and includeIf; gitlite leaves them to libgit2
+	printf '[campaign]\n\tbase = work\n' >"$WORLD/campaign.inc"
+	git config --global includeIf.gitdir:"$WORLD/r/".path "$WORLD/campaign.inc"
+	git branch -q work develop
+	git config --unset campaign.base
+	[ "$(git config campaign.base)" = work ]
+	run --separate-stderr git campaign status
+	assert_success
+	assert_line 'base      work, umbrella #42'
+	assert_line 'branch    main (0 ahead, 0 behind work)'
+}
+
+@test "ahead and behind are counted again for a new HEAD or base, never reused" {
+	DB=.git/campaign/campaign.db
+	git checkout -q -b work develop
+	git commit -q --allow-empty -m w1
+	run git campaign status --short
+	assert_output 'kfusion work +1 -0'
+	# the count for this HEAD and base is kept, and used
+	[ "$(sqlite3 "$DB" "SELECT value FROM meta WHERE key = 'status.aheadBehind'")" = \
+		"$(git rev-parse HEAD) $(git rev-parse develop) 1 0" ]
+	git commit -q --allow-empty -m w2
+	run git campaign status --short
+	assert_output 'kfusion work +2 -0'
+	git checkout -q develop
+	git commit -q --allow-empty -m d1
+	git checkout -q work
+	run git campaign status --short
+	assert_output 'kfusion work +2 -1'
+	# a damaged entry is a miss, counted again
+	sqlite3 "$DB" "UPDATE meta SET value = 'junk' WHERE key = 'status.aheadBehind'"
+	run git campaign status --short
+	assert_output 'kfusion work +2 -1'
+	# while another process writes, the count is not kept, and status
+	# neither waits for the lock nor fails
+	kept=$(sqlite3 "$DB" "SELECT value FROM meta WHERE key = 'status.aheadBehind'")
+	git commit -q --allow-empty -m w3
+	sqlite3 "$DB" "BEGIN IMMEDIATE" ".shell touch locked; sleep 3" "COMMIT" &
+	while [ ! -e locked ]; do sleep 0.05; done
+	run --separate-stderr git campaign status --short
+	assert_success
+	assert_output 'kfusion work +3 -1'
+	[ -z "$stderr" ]
+	[ "$(sqlite3 "$DB" "SELECT value FROM meta WHERE key = 'status.aheadBehind'")" = "$kept" ]
+	wait
+	rm locked
+}
