@@ -356,21 +356,23 @@ cJSON *floor_to_json(const struct floor_result *r)
 	return o;
 }
 
-/* the newest value of metric for env: 1 found, 0 none, or an error */
-static int stored_value(double *v, char *commit, char *at, struct db *db,
-			const char *metric, const char *env, struct error *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = db_prepare(&st, db,
-			    "SELECT value, commit_id, at FROM measurement"
-			    " WHERE metric = ?1 AND env = ?2"
-			    "  AND json_extract(config, '$.kind') = 'floor'"
-			    "  AND json_extract(config, '$.device') = '0'"
-			    " ORDER BY at DESC, id DESC LIMIT 1",
-			    err);
+/* the newest value of a metric for an env, ?1 and ?2 */
+static const char stored_sql[] =
+	"SELECT value, commit_id, at FROM measurement"
+	" WHERE metric = ?1 AND env = ?2"
+	"  AND json_extract(config, '$.kind') = 'floor'"
+	"  AND json_extract(config, '$.device') = '0'"
+	" ORDER BY at DESC, id DESC LIMIT 1";
 
-	if (rc < 0)
-		return rc;
+/* the newest value of metric for env with st (stored_sql): 1 found, 0
+ * none, or an error */
+static int stored_value(double *v, char *commit, char *at, sqlite3_stmt *st,
+			struct db *db, const char *metric, const char *env,
+			struct error *err)
+{
+	int rc;
+
+	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
@@ -383,12 +385,46 @@ static int stored_value(double *v, char *commit, char *at, struct db *db,
 			snprintf(commit, 41, "%s", c ? (const char *)c : "");
 		if (at)
 			snprintf(at, 32, "%s", a ? (const char *)a : "");
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = error_sqlite(err, db, rc, "cannot read the stored floor");
+		return 1;
 	}
+	if (rc == SQLITE_DONE)
+		return 0;
+	return error_sqlite(err, db, rc, "cannot read the stored floor");
+}
+
+int floor_stored_envs(struct floor_ref *out, struct ctx *ctx,
+		      const char *const *envs, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t i;
+	int found = 0, rc;
+
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].launch_us = out[i].htod_us = -1;
+	}
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db, stored_sql, &ctx->err)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		struct floor_ref *f = &out[i];
+
+		if ((rc = stored_value(&f->launch_us, f->commit, f->at, st, db,
+				       "floor.launch_sync", envs[i],
+				       &ctx->err)) < 0)
+			goto out;
+		if (!rc)
+			continue;
+		found++;
+		if ((rc = stored_value(&f->htod_us, NULL, NULL, st, db,
+				       "floor.htod_24B", envs[i], &ctx->err)) <
+		    0)
+			goto out;
+	}
+	rc = found;
+out:
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -400,13 +436,8 @@ int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env)
 
 	memset(out, 0, sizeof(*out));
 	out->launch_us = out->htod_us = -1;
-	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db ||
+	    (rc = measure_index_update(ctx)) < 0)
 		return rc;
-	if ((rc = measure_index_update(ctx)) < 0 ||
-	    (rc = stored_value(&out->launch_us, out->commit, out->at, db,
-			       "floor.launch_sync", env, &ctx->err)) <= 0)
-		return rc;
-	rc = stored_value(&out->htod_us, NULL, NULL, db, "floor.htod_24B", env,
-			  &ctx->err);
-	return rc < 0 ? rc : 1;
+	return floor_stored_envs(out, ctx, &env, 1);
 }
