@@ -401,6 +401,38 @@ out:
 	return rc;
 }
 
+static const char env_row_sql[] =
+	"SELECT identity, info FROM env WHERE id = ?1";
+
+/* The fingerprint of id from its env row, with st (env_row_sql): 1 found,
+ * 0 none, or an error. */
+static int load_row(cJSON **out, sqlite3_stmt *st, struct db *db,
+		    const char *id, struct error *err)
+{
+	cJSON *j;
+	int rc;
+
+	*out = NULL;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return error_sqlite(err, db, rc, "cannot read environment %s",
+				    id);
+	j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "v", 1);
+	cJSON_AddStringToObject(j, "id", id);
+	cJSON_AddItemToObject(
+		j, "identity",
+		cJSON_Parse((const char *)sqlite3_column_text(st, 0)));
+	cJSON_AddItemToObject(
+		j, "info",
+		cJSON_Parse((const char *)sqlite3_column_text(st, 1)));
+	*out = j;
+	return 1;
+}
+
 int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 {
 	git_repository *repo;
@@ -416,33 +448,12 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 	    (rc = ctx_db_if_any(&db, ctx)) < 0)
 		return rc;
 	if (db) {
-		if ((rc = db_prepare(&st, db,
-				     "SELECT identity, info FROM env "
-				     "WHERE id = ?1",
-				     &ctx->err)) < 0)
+		if ((rc = db_prepare(&st, db, env_row_sql, &ctx->err)) < 0)
 			return rc;
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			cJSON *j = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(j, "v", 1);
-			cJSON_AddStringToObject(j, "id", id);
-			cJSON_AddItemToObject(
-				j, "identity",
-				cJSON_Parse((const char *)sqlite3_column_text(
-					st, 0)));
-			cJSON_AddItemToObject(
-				j, "info",
-				cJSON_Parse((const char *)sqlite3_column_text(
-					st, 1)));
-			sqlite3_finalize(st);
-			*out = j;
-			return 0;
-		}
+		rc = load_row(out, st, db, id, &ctx->err);
 		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return error_sqlite(&ctx->err, db, rc,
-					    "cannot read environment %s", id);
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
 	rc = load_ref(out, repo, id, &ctx->err);
 	if (rc == GCAMP_ENOTFOUND)
@@ -618,15 +629,14 @@ static const char *id_str(const cJSON *id, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
+/* the label of env id from its fingerprint j, or "env ID" when j is NULL */
+static void label_of(struct buf *out, const cJSON *j, const char *id)
 {
 	const cJSON *ident, *models;
 	const char *s;
-	cJSON *j = NULL;
 	int ngpu;
 
-	if (fingerprint_load_json(&j, ctx, id) < 0) {
-		error_clear(&ctx->err);
+	if (!j) {
 		buf_addf(out, "env %s", id);
 		return;
 	}
@@ -645,5 +655,60 @@ void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
 	buf_addf(out, " · %s", s ? s : "no backend");
 	s = id_str(ident, "jdk_version");
 	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
-	cJSON_Delete(j);
+}
+
+static int listed(const struct strvec *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * As fingerprint_load_json for each id, with one statement for the env
+ * rows, and the refs listed once (a lookup of each ref missing from a
+ * packed repository reads the packed refs again).
+ */
+void fingerprint_labels(struct buf *out, struct ctx *ctx,
+			const char *const *ids, size_t n)
+{
+	struct strvec refs = STRVEC_INIT;
+	git_repository *repo = NULL;
+	sqlite3_stmt *st = NULL;
+	struct db *db = NULL;
+	int have_refs = 0;
+	size_t i;
+
+	if (ctx_repo(&repo, ctx, 0) < 0 || ctx_db_if_any(&db, ctx) < 0 ||
+	    (db && db_prepare(&st, db, env_row_sql, &ctx->err) < 0))
+		error_clear(&ctx->err);
+	for (i = 0; i < n; i++) {
+		cJSON *j = NULL;
+		int rc = 0;
+
+		if (repo && valid_id(ids[i]) && st)
+			rc = load_row(&j, st, db, ids[i], &ctx->err);
+		if (repo && valid_id(ids[i]) && !rc) {
+			if (!have_refs++ &&
+			    git_reference_foreach_glob(
+				    repo, FINGERPRINT_REF_PREFIX "*",
+				    collect_ref, &refs) < 0)
+				strvec_clear(&refs);
+			if (listed(&refs, ids[i]))
+				load_ref(&j, repo, ids[i], &ctx->err);
+		}
+		label_of(&out[i], j, ids[i]);
+		cJSON_Delete(j);
+		error_clear(&ctx->err);
+	}
+	sqlite3_finalize(st);
+	strvec_clear(&refs);
+}
+
+void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
+{
+	fingerprint_labels(out, ctx, &id, 1);
 }

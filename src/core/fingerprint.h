@@ -105,6 +105,11 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id);
  * fails: ctx->err is left clear. */
 void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id);
 
+/* fingerprint_label of each of ids[0..n), appended to out[i]: one
+ * statement for them all, and the env refs listed once. */
+void fingerprint_labels(struct buf *out, struct ctx *ctx,
+			const char *const *ids, size_t n);
+
 /* Appends to out, sorted, the identity keys whose values differ between a
  * and b (fingerprint JSON objects, or bare identity objects); a key
  * present in one only counts as differing. */
