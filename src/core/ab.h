@@ -221,7 +221,8 @@ cJSON *ab_result_json(const struct ab_result *r);
 /* The inverse of ab_result_json: fills *out (release with
  * ab_result_release) so that a stored run renders again with
  * ab_render_markdown or ab_render_table: every workload with its samples
- * (summaries recomputed from them), metric and unit, ratio, CI, p, verdict
+ * (summaries recomputed from them, without the CI of each arm's median,
+ * which nothing draws), metric and unit, ratio, CI, p, verdict
  * and reasons as stored; the sweep fit, labels, warnings, unit, metric,
  * env, mode, order, n and warm-up. env_line is left NULL (see
  * ab_describe_stored_env), a_commit and b_tree zero when the JSON predates
