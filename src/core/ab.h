@@ -181,6 +181,12 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx);
  * here (r->env_line is then NULL). */
 int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx);
 
+/* The same from what the caller has read already: fp, the fingerprint of
+ * r->env (NULL when not known: r is left without a line), and floor, its
+ * stored floor (fingerprint_load_jsons and floor_stored_envs). */
+void ab_describe_known_env(struct ab_result *r, const cJSON *fp,
+			   const struct floor_ref *floor);
+
 /* Writes the result as schema-1 records, in one notes commit on A's
  * commit: per workload, iteration count and arm, the median with every
  * sample, arm "A" or "B", ctl for controls, and config holding the user's

@@ -629,18 +629,17 @@ static const char *id_str(const cJSON *id, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* the label of env id from its fingerprint j, or "env ID" when j is NULL */
-static void label_of(struct buf *out, const cJSON *j, const char *id)
+void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
 {
 	const cJSON *ident, *models;
 	const char *s;
 	int ngpu;
 
-	if (!j) {
+	if (!fp) {
 		buf_addf(out, "env %s", id);
 		return;
 	}
-	ident = cJSON_GetObjectItem(j, "identity");
+	ident = cJSON_GetObjectItem(fp, "identity");
 	models = cJSON_GetObjectItem(ident, "gpu_models");
 	ngpu = cJSON_GetArraySize(models);
 	if (ngpu > 1)
@@ -667,13 +666,10 @@ static int listed(const struct strvec *v, const char *s)
 	return 0;
 }
 
-/*
- * As fingerprint_load_json for each id, with one statement for the env
- * rows, and the refs listed once (a lookup of each ref missing from a
- * packed repository reads the packed refs again).
- */
-void fingerprint_labels(struct buf *out, struct ctx *ctx,
-			const char *const *ids, size_t n)
+/* The refs are listed once: a lookup of each ref missing from a packed
+ * repository would read the packed refs again. */
+void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
+			    const char *const *ids, size_t n)
 {
 	struct strvec refs = STRVEC_INIT;
 	git_repository *repo = NULL;
@@ -686,11 +682,11 @@ void fingerprint_labels(struct buf *out, struct ctx *ctx,
 	    (db && db_prepare(&st, db, env_row_sql, &ctx->err) < 0))
 		error_clear(&ctx->err);
 	for (i = 0; i < n; i++) {
-		cJSON *j = NULL;
 		int rc = 0;
 
+		out[i] = NULL;
 		if (repo && valid_id(ids[i]) && st)
-			rc = load_row(&j, st, db, ids[i], &ctx->err);
+			rc = load_row(&out[i], st, db, ids[i], &ctx->err);
 		if (repo && valid_id(ids[i]) && !rc) {
 			if (!have_refs++ &&
 			    git_reference_foreach_glob(
@@ -698,10 +694,8 @@ void fingerprint_labels(struct buf *out, struct ctx *ctx,
 				    collect_ref, &refs) < 0)
 				strvec_clear(&refs);
 			if (listed(&refs, ids[i]))
-				load_ref(&j, repo, ids[i], &ctx->err);
+				load_ref(&out[i], repo, ids[i], &ctx->err);
 		}
-		label_of(&out[i], j, ids[i]);
-		cJSON_Delete(j);
 		error_clear(&ctx->err);
 	}
 	sqlite3_finalize(st);
@@ -710,5 +704,9 @@ void fingerprint_labels(struct buf *out, struct ctx *ctx,
 
 void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
 {
-	fingerprint_labels(out, ctx, &id, 1);
+	cJSON *fp;
+
+	fingerprint_load_jsons(&fp, ctx, &id, 1);
+	fingerprint_label_of(out, fp, id);
+	cJSON_Delete(fp);
 }

@@ -154,8 +154,8 @@ static void add_stashes(cJSON *j, const struct status *st,
 
 /*
  * What the baselines and the table show, read in one transaction: the
- * baselines, the last A/B run, and the label and stored floor of each
- * environment shown, read for all of them at once.
+ * baselines, the last A/B run, and the fingerprint and stored floor of
+ * each environment shown, read for all of them at once.
  */
 struct shown {
 	struct testrun_total *base;
@@ -164,7 +164,7 @@ struct shown {
 	char *problem; /* the A/B record cannot be drawn: why */
 	const char **envs;
 	size_t nenvs;
-	struct buf *labels;	  /* of envs[i] */
+	cJSON **fps;		  /* the fingerprint of envs[i], or NULL */
 	struct floor_ref *floors; /* of envs[i] */
 };
 
@@ -176,8 +176,8 @@ static void shown_release(struct shown *s)
 	ab_result_release(&s->r);
 	free(s->problem);
 	for (i = 0; i < s->nenvs; i++)
-		buf_release(&s->labels[i]);
-	free(s->labels);
+		cJSON_Delete(s->fps[i]);
+	free(s->fps);
 	free(s->floors);
 	free(s->envs);
 }
@@ -246,17 +246,16 @@ static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
 		s->envs[s->nenvs++] = s->base[i].env;
 	if (s->r.env[0] && env_index(s, s->r.env) == s->nenvs)
 		s->envs[s->nenvs++] = s->r.env;
-	s->labels = xcalloc(s->nenvs + 1, sizeof(*s->labels));
+	s->fps = xcalloc(s->nenvs + 1, sizeof(*s->fps));
 	s->floors = xcalloc(s->nenvs + 1, sizeof(*s->floors));
-	for (i = 0; i < s->nenvs; i++)
-		buf_init(&s->labels[i]);
-	fingerprint_labels(s->labels, ctx, s->envs, s->nenvs);
+	fingerprint_load_jsons(s->fps, ctx, s->envs, s->nenvs);
 	if ((rc = floor_stored_envs(s->floors, ctx, s->envs, s->nenvs)) < 0)
 		return rc;
 	/* the table as `ab` drew it, floor column included */
-	if (s->r.env[0] && !s->problem &&
-	    ab_describe_stored_env(&s->r, ctx) < 0)
-		error_clear(&ctx->err);
+	if (s->r.env[0] && !s->problem) {
+		i = env_index(s, s->r.env);
+		ab_describe_known_env(&s->r, s->fps[i], &s->floors[i]);
+	}
 	return 0;
 }
 
@@ -312,7 +311,9 @@ static void add_baseline(cJSON *j, const struct shown *s,
 		e = cJSON_CreateObject();
 		cJSON_AddItemToArray(a, e);
 		add_str(e, "env", t->env);
-		add_str(e, "label", s->labels[i].ptr);
+		buf_reset(&text);
+		fingerprint_label_of(&text, s->fps[i], t->env);
+		add_str(e, "label", text.ptr);
 		add_str(e, "commit", t->commit);
 		add_short(e, "commit_short", t->commit);
 		add_str(e, "at", t->at);
@@ -339,7 +340,7 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 		      struct local_facts *local)
 {
 	struct ab_result *r = &s->r;
-	struct buf md = BUF_INIT;
+	struct buf md = BUF_INIT, label = BUF_INIT;
 	cJSON *o;
 	size_t i;
 
@@ -367,7 +368,8 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 	add_str(o, "env", r->env[0] ? r->env : NULL);
 	if (r->env[0]) {
 		i = env_index(s, r->env);
-		add_str(o, "label", s->labels[i].ptr);
+		fingerprint_label_of(&label, s->fps[i], r->env);
+		add_str(o, "label", label.ptr);
 		cJSON_AddItemToObject(o, "floor", floor_json(s, i));
 	} else {
 		cJSON_AddNullToObject(o, "label");
@@ -377,6 +379,7 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 	local_add(local, 1,
 		  "the A/B table (its numbers travel as measurements)");
 	buf_release(&md);
+	buf_release(&label);
 }
 
 static void add_records(cJSON *j, const struct status *st,
