@@ -172,12 +172,11 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
  * NUL bytes) lies between the two.
  */
 static const char baseline_sql[] =
-	"SELECT t.env, t.commit_id, t.at, t.passed, t.failed, t.skipped,"
-	" t.unsupported, t.classes FROM test_total t"
-	" WHERE t.rowid = (SELECT x.rowid FROM test_total x"
-	"  WHERE x.env = (SELECT e.env FROM test_total e WHERE e.env >= ?1"
-	"   ORDER BY e.env LIMIT 1)"
-	"  ORDER BY x.at DESC, x.rowid DESC LIMIT 1)";
+	"SELECT x.env, x.commit_id, x.at, x.passed, x.failed, x.skipped,"
+	" x.unsupported, x.classes FROM test_total x"
+	" WHERE x.env = (SELECT e.env FROM test_total e WHERE e.env >= ?1"
+	"  ORDER BY e.env LIMIT 1)"
+	" ORDER BY x.at DESC, x.rowid DESC LIMIT 1";
 
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		     const char *env, size_t limit)
