@@ -153,9 +153,9 @@ static void add_stashes(cJSON *j, const struct status *st,
 }
 
 /*
- * What the baselines and the table show, read in one transaction: the
- * baselines, the last A/B run, and the fingerprint and stored floor of
- * each environment shown, read for all of them at once.
+ * What the baselines and the table show: the baselines, the last A/B run
+ * and the fingerprint of each environment shown, read in one transaction,
+ * then the stored floors of these environments, each batch read once.
  */
 struct shown {
 	struct testrun_total *base;
@@ -192,8 +192,8 @@ static size_t env_index(const struct shown *s, const char *env)
 	return i;
 }
 
-/* The measurement index is brought up to date first, as floors are read
- * from it: a write, which may be needed, cannot join a read transaction. */
+/* One read transaction for the reads that follow, when none is open: one
+ * lock, one snapshot. *began says whether read_end must end it. */
 static int read_begin(int *began, struct ctx *ctx)
 {
 	struct db *db;
@@ -203,32 +203,51 @@ static int read_begin(int *began, struct ctx *ctx)
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db ||
 	    !sqlite3_get_autocommit(db_handle(db)))
 		return rc;
-	if ((rc = measure_index_update(ctx)) < 0 ||
-	    (rc = db_exec(db, "BEGIN", &ctx->err)) < 0)
+	if ((rc = db_exec(db, "BEGIN", &ctx->err)) < 0)
 		return rc;
 	*began = 1;
 	return 0;
 }
 
-static void read_end(struct ctx *ctx)
+static void read_end(struct ctx *ctx, int *began)
 {
 	struct db *db;
 
 	/* a read transaction: ROLLBACK ends it as COMMIT would, and
 	 * cannot fail */
-	if (ctx_db_if_any(&db, ctx) == 0 && db &&
+	if (*began && ctx_db_if_any(&db, ctx) == 0 && db &&
 	    !sqlite3_get_autocommit(db_handle(db)))
 		db_rollback(db);
+	*began = 0;
+}
+
+/* The stored floors of the envs shown, from the measurement index brought
+ * up to date first (as floor_stored does), outside the other reads'
+ * transaction, as the update may write. */
+static int shown_floors(struct shown *s, struct ctx *ctx)
+{
+	int began = 0, rc;
+
+	if (!s->nenvs)
+		return 0;
+	if ((rc = measure_index_update(ctx)) < 0 ||
+	    (rc = read_begin(&began, ctx)) < 0)
+		return rc;
+	rc = floor_stored_envs(s->floors, ctx, s->envs, s->nenvs);
+	read_end(ctx, &began);
+	return rc < 0 ? rc : 0;
 }
 
 static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
 {
 	size_t i, n;
-	int rc;
+	int began, rc;
 
+	if ((rc = read_begin(&began, ctx)) < 0)
+		return rc;
 	if ((rc = testrun_baseline(&s->base, &s->nbase, ctx, NULL,
 				   RESUME_ENVS + 1)) < 0)
-		return rc;
+		goto out;
 	if (st->last_ab.id) {
 		rc = ab_load(&s->r, NULL, ctx, st->last_ab.id);
 		if (rc == GCAMP_EFATAL) {
@@ -236,8 +255,9 @@ static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
 			 * rest */
 			s->problem = xstrdup(ctx->err.msg);
 			error_clear(&ctx->err);
+			rc = 0;
 		} else if (rc < 0) {
-			return rc;
+			goto out;
 		}
 	}
 	n = s->nbase < RESUME_ENVS ? s->nbase : RESUME_ENVS;
@@ -249,14 +269,17 @@ static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
 	s->fps = xcalloc(s->nenvs + 1, sizeof(*s->fps));
 	s->floors = xcalloc(s->nenvs + 1, sizeof(*s->floors));
 	fingerprint_load_jsons(s->fps, ctx, s->envs, s->nenvs);
-	if ((rc = floor_stored_envs(s->floors, ctx, s->envs, s->nenvs)) < 0)
-		return rc;
+	read_end(ctx, &began);
+	if ((rc = shown_floors(s, ctx)) < 0)
+		goto out;
 	/* the table as `ab` drew it, floor column included */
 	if (s->r.env[0] && !s->problem) {
 		i = env_index(s, s->r.env);
 		ab_describe_known_env(&s->r, s->fps[i], &s->floors[i]);
 	}
-	return 0;
+out:
+	read_end(ctx, &began);
+	return rc;
 }
 
 /* three significant digits, no exponent: "8.3 µs", "12.3 µs", "1234 µs" */
@@ -471,7 +494,7 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	struct shown shown;
 	struct status st;
 	cJSON *j = NULL;
-	int rc, began = 0;
+	int rc;
 
 	*out = NULL;
 	memset(&shown, 0, sizeof(shown));
@@ -479,8 +502,7 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	if ((rc = status_collect(&st, ctx)) < 0)
 		return rc;
 	trace_printf("resume: baselines, the A/B table, floors");
-	if ((rc = read_begin(&began, ctx)) < 0 ||
-	    (rc = shown_read(&shown, ctx, &st)) < 0)
+	if ((rc = shown_read(&shown, ctx, &st)) < 0)
 		goto out;
 	trace_printf("resume: records");
 	j = cJSON_CreateObject();
@@ -498,8 +520,6 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	*out = j;
 	j = NULL;
 out:
-	if (began)
-		read_end(ctx);
 	cJSON_Delete(j);
 	shown_release(&shown);
 	strvec_clear(&local.names);
