@@ -181,6 +181,12 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx);
  * here (r->env_line is then NULL). */
 int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx);
 
+/* The same from what the caller has read already: fp, the fingerprint of
+ * r->env (NULL when not known: r is left without a line), and floor, its
+ * stored floor (fingerprint_load_jsons and floor_stored_envs). */
+void ab_describe_known_env(struct ab_result *r, const cJSON *fp,
+			   const struct floor_ref *floor);
+
 /* Writes the result as schema-1 records, in one notes commit on A's
  * commit: per workload, iteration count and arm, the median with every
  * sample, arm "A" or "B", ctl for controls, and config holding the user's
@@ -221,7 +227,8 @@ cJSON *ab_result_json(const struct ab_result *r);
 /* The inverse of ab_result_json: fills *out (release with
  * ab_result_release) so that a stored run renders again with
  * ab_render_markdown or ab_render_table: every workload with its samples
- * (summaries recomputed from them), metric and unit, ratio, CI, p, verdict
+ * (summaries recomputed from them, without the CI of each arm's median,
+ * which nothing draws), metric and unit, ratio, CI, p, verdict
  * and reasons as stored; the sweep fit, labels, warnings, unit, metric,
  * env, mode, order, n and warm-up. env_line is left NULL (see
  * ab_describe_stored_env), a_commit and b_tree zero when the JSON predates

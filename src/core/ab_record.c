@@ -69,18 +69,13 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 	return ab_describe_stored_env(r, ctx);
 }
 
-int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx)
+/* r->env_line and r->gpu from fp, the fingerprint of r->env */
+static void describe(struct ab_result *r, const cJSON *fp)
 {
 	struct buf line = BUF_INIT;
 	const cJSON *id, *info, *models, *m;
-	cJSON *fp = NULL;
 	const char *s;
-	int rc;
 
-	free(r->env_line);
-	r->env_line = NULL;
-	if ((rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
-		return rc;
 	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
 	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
 	buf_addf(&line, "env %s: %s", r->env,
@@ -105,13 +100,39 @@ int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx)
 			 jstr(id, "jdk_vendor") ? jstr(id, "jdk_vendor") : "",
 			 s);
 	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
+	free(r->env_line);
 	r->env_line = buf_detach(&line);
+}
+
+int ab_describe_stored_env(struct ab_result *r, struct ctx *ctx)
+{
+	cJSON *fp = NULL;
+	int rc;
+
+	free(r->env_line);
+	r->env_line = NULL;
+	if ((rc = fingerprint_load_json(&fp, ctx, r->env)) < 0)
+		return rc;
+	describe(r, fp);
 	cJSON_Delete(fp);
 	/* the floor column is a reference beside the run's own numbers: an
 	 * index that cannot be read leaves it out, never the run */
 	r->has_floor = r->gpu && floor_stored(&r->floor, ctx, r->env) > 0;
 	error_clear(&ctx->err);
 	return 0;
+}
+
+void ab_describe_known_env(struct ab_result *r, const cJSON *fp,
+			   const struct floor_ref *floor)
+{
+	free(r->env_line);
+	r->env_line = NULL;
+	if (!fp)
+		return;
+	describe(r, fp);
+	r->has_floor = r->gpu && floor && floor->launch_us >= 0;
+	if (r->has_floor)
+		r->floor = *floor;
 }
 
 int ab_record(struct ctx *ctx, const struct ab_result *r,

@@ -649,8 +649,9 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		p->iters = isnan(jnum(e, "iters")) ? 0 : (long)jnum(e, "iters");
 		p->a = samples_from(&p->na, cJSON_GetObjectItem(e, "a"));
 		p->b = samples_from(&p->nb, cJSON_GetObjectItem(e, "b"));
-		stats_summarize(&p->sa, p->a, p->na);
-		stats_summarize(&p->sb, p->b, p->nb);
+		/* what the tables draw: the median's CI is not one */
+		stats_summarize_no_ci(&p->sa, p->a, p->na);
+		stats_summarize_no_ci(&p->sb, p->b, p->nb);
 		p->failed_a = (size_t)fmax(0, jnum(e, "failed_a"));
 		p->failed_b = (size_t)fmax(0, jnum(e, "failed_b"));
 		p->cmp.ratio = jnum(e, "ratio");

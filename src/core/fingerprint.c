@@ -402,6 +402,38 @@ out:
 	return rc;
 }
 
+static const char env_row_sql[] =
+	"SELECT identity, info FROM env WHERE id = ?1";
+
+/* The fingerprint of id from its env row, with st (env_row_sql): 1 found,
+ * 0 none, or an error. */
+static int load_row(cJSON **out, sqlite3_stmt *st, struct db *db,
+		    const char *id, struct error *err)
+{
+	cJSON *j;
+	int rc;
+
+	*out = NULL;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return error_sqlite(err, db, rc, "cannot read environment %s",
+				    id);
+	j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "v", 1);
+	cJSON_AddStringToObject(j, "id", id);
+	cJSON_AddItemToObject(
+		j, "identity",
+		cJSON_Parse((const char *)sqlite3_column_text(st, 0)));
+	cJSON_AddItemToObject(
+		j, "info",
+		cJSON_Parse((const char *)sqlite3_column_text(st, 1)));
+	*out = j;
+	return 1;
+}
+
 int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 {
 	git_repository *repo;
@@ -418,33 +450,12 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
 		return rc;
 	if (db) {
-		if ((rc = db_prepare(&st, db,
-				     "SELECT identity, info FROM env "
-				     "WHERE id = ?1",
-				     &ctx->err)) < 0)
+		if ((rc = db_prepare(&st, db, env_row_sql, &ctx->err)) < 0)
 			return rc;
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			cJSON *j = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(j, "v", 1);
-			cJSON_AddStringToObject(j, "id", id);
-			cJSON_AddItemToObject(
-				j, "identity",
-				cJSON_Parse((const char *)sqlite3_column_text(
-					st, 0)));
-			cJSON_AddItemToObject(
-				j, "info",
-				cJSON_Parse((const char *)sqlite3_column_text(
-					st, 1)));
-			sqlite3_finalize(st);
-			*out = j;
-			return 0;
-		}
+		rc = load_row(out, st, db, id, &ctx->err);
 		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return error_sqlite(&ctx->err, db, rc,
-					    "cannot read environment %s", id);
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
 	/* the object database only for a fingerprint that is there */
 	if ((rc = ctx_lite(&lite, ctx)) < 0)
@@ -627,19 +638,17 @@ static const char *id_str(const cJSON *id, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
+void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
 {
 	const cJSON *ident, *models;
 	const char *s;
-	cJSON *j = NULL;
 	int ngpu;
 
-	if (fingerprint_load_json(&j, ctx, id) < 0) {
-		error_clear(&ctx->err);
+	if (!fp) {
 		buf_addf(out, "env %s", id);
 		return;
 	}
-	ident = cJSON_GetObjectItem(j, "identity");
+	ident = cJSON_GetObjectItem(fp, "identity");
 	models = cJSON_GetObjectItem(ident, "gpu_models");
 	ngpu = cJSON_GetArraySize(models);
 	if (ngpu > 1)
@@ -654,5 +663,59 @@ void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
 	buf_addf(out, " · %s", s ? s : "no backend");
 	s = id_str(ident, "jdk_version");
 	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
-	cJSON_Delete(j);
+}
+
+static int listed(const struct strvec *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* The refs are listed once: a lookup of each ref missing from a packed
+ * repository would read the packed refs again. */
+void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
+			    const char *const *ids, size_t n)
+{
+	struct strvec refs = STRVEC_INIT;
+	git_repository *repo = NULL;
+	sqlite3_stmt *st = NULL;
+	struct db *db = NULL;
+	int have_refs = 0;
+	size_t i;
+
+	if (ctx_repo(&repo, ctx, 0) < 0 || ctx_db_if_any(&db, ctx) < 0 ||
+	    (db && db_prepare(&st, db, env_row_sql, &ctx->err) < 0))
+		error_clear(&ctx->err);
+	for (i = 0; i < n; i++) {
+		int rc = 0;
+
+		out[i] = NULL;
+		if (repo && valid_id(ids[i]) && st)
+			rc = load_row(&out[i], st, db, ids[i], &ctx->err);
+		if (repo && valid_id(ids[i]) && !rc) {
+			if (!have_refs++ &&
+			    git_reference_foreach_glob(
+				    repo, FINGERPRINT_REF_PREFIX "*",
+				    collect_ref, &refs) < 0)
+				strvec_clear(&refs);
+			if (listed(&refs, ids[i]))
+				load_ref(&out[i], repo, ids[i], &ctx->err);
+		}
+		error_clear(&ctx->err);
+	}
+	sqlite3_finalize(st);
+	strvec_clear(&refs);
+}
+
+void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
+{
+	cJSON *fp;
+
+	fingerprint_load_jsons(&fp, ctx, &id, 1);
+	fingerprint_label_of(out, fp, id);
+	cJSON_Delete(fp);
 }

@@ -105,6 +105,17 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id);
  * fails: ctx->err is left clear. */
 void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id);
 
+/* fingerprint_load_json of each of ids[0..n) into out[i], NULL where it
+ * is not known or cannot be read (ctx->err is left clear): one statement
+ * for them all, and the env refs listed once. The caller frees each with
+ * cJSON_Delete. */
+void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
+			    const char *const *ids, size_t n);
+
+/* The label fingerprint_label appends, from fp, the fingerprint of env id
+ * (NULL: not known, "env ID"). */
+void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id);
+
 /* Appends to out, sorted, the identity keys whose values differ between a
  * and b (fingerprint JSON objects, or bare identity objects); a key
  * present in one only counts as differing. */

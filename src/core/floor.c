@@ -13,6 +13,7 @@
 #include "core/measure.h"
 #include "core/stats.h"
 #include "io/cuda.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 const size_t floor_copy_bytes[FLOOR_NCOPY] = {24, 2048, 65536};
@@ -356,39 +357,87 @@ cJSON *floor_to_json(const struct floor_result *r)
 	return o;
 }
 
-/* the newest value of metric for env: 1 found, 0 none, or an error */
-static int stored_value(double *v, char *commit, char *at, struct db *db,
-			const char *metric, const char *env, struct error *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = db_prepare(&st, db,
-			    "SELECT value, commit_id, at FROM measurement"
-			    " WHERE metric = ?1 AND env = ?2"
-			    "  AND json_extract(config, '$.kind') = 'floor'"
-			    "  AND json_extract(config, '$.device') = '0'"
-			    " ORDER BY at DESC, id DESC LIMIT 1",
-			    err);
+/* the values of a metric for an env, ?1 and ?2; the newest is picked in C,
+ * as an ORDER BY here would need a temporary b-tree (the index has no at) */
+static const char stored_sql[] =
+	"SELECT value, commit_id, at, id FROM measurement"
+	" WHERE metric = ?1 AND env = ?2"
+	"  AND json_extract(config, '$.kind') = 'floor'"
+	"  AND json_extract(config, '$.device') = '0'";
 
-	if (rc < 0)
-		return rc;
+/* the newest value (latest at, then highest id) of metric for env with st
+ * (stored_sql): 1 found, 0 none, or an error */
+static int stored_value(double *v, char *commit, char *at, sqlite3_stmt *st,
+			struct db *db, const char *metric, const char *env,
+			struct error *err)
+{
+	struct buf best_at = BUF_INIT;
+	sqlite3_int64 best_id = 0;
+	int rc, found = 0;
+
+	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, env, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		const unsigned char *c = sqlite3_column_text(st, 1);
-		const unsigned char *a = sqlite3_column_text(st, 2);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 1);
+		const char *a = (const char *)sqlite3_column_text(st, 2);
+		sqlite3_int64 id = sqlite3_column_int64(st, 3);
+		int cmp;
 
+		a = a ? a : "";
+		cmp = strcmp(a, best_at.ptr);
+		if (found && (cmp < 0 || (cmp == 0 && id < best_id)))
+			continue;
+		found = 1;
+		best_id = id;
+		buf_reset(&best_at);
+		buf_puts(&best_at, a);
 		*v = sqlite3_column_double(st, 0);
 		if (commit)
-			snprintf(commit, 41, "%s", c ? (const char *)c : "");
+			snprintf(commit, 41, "%s", c ? c : "");
 		if (at)
-			snprintf(at, 32, "%s", a ? (const char *)a : "");
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = error_sqlite(err, db, rc, "cannot read the stored floor");
+			snprintf(at, 32, "%s", a);
 	}
+	buf_release(&best_at);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc,
+				    "cannot read the stored floor");
+	return found;
+}
+
+int floor_stored_envs(struct floor_ref *out, struct ctx *ctx,
+		      const char *const *envs, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	size_t i;
+	int found = 0, rc;
+
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].launch_us = out[i].htod_us = -1;
+	}
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = db_prepare(&st, db, stored_sql, &ctx->err)) < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		struct floor_ref *f = &out[i];
+
+		if ((rc = stored_value(&f->launch_us, f->commit, f->at, st, db,
+				       "floor.launch_sync", envs[i],
+				       &ctx->err)) < 0)
+			goto out;
+		if (!rc)
+			continue;
+		found++;
+		if ((rc = stored_value(&f->htod_us, NULL, NULL, st, db,
+				       "floor.htod_24B", envs[i], &ctx->err)) <
+		    0)
+			goto out;
+	}
+	rc = found;
+out:
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -400,13 +449,8 @@ int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env)
 
 	memset(out, 0, sizeof(*out));
 	out->launch_us = out->htod_us = -1;
-	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db ||
+	    (rc = measure_index_update(ctx)) < 0)
 		return rc;
-	if ((rc = measure_index_update(ctx)) < 0 ||
-	    (rc = stored_value(&out->launch_us, out->commit, out->at, db,
-			       "floor.launch_sync", env, &ctx->err)) <= 0)
-		return rc;
-	rc = stored_value(&out->htod_us, NULL, NULL, db, "floor.htod_24B", env,
-			  &ctx->err);
-	return rc < 0 ? rc : 1;
+	return floor_stored_envs(out, ctx, &env, 1);
 }

@@ -91,6 +91,16 @@ struct floor_ref {
  */
 int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env);
 
+/*
+ * floor_stored for each of envs[0..n) into out[0..n) (launch_us < 0 where
+ * none is stored), with one statement, from the measurement index as it
+ * stands: the caller brings it up to date first (measure_index_update), so
+ * that the check is made once, and outside any read transaction the
+ * caller holds. The number of envs with a floor, or a negative error.
+ */
+int floor_stored_envs(struct floor_ref *out, struct ctx *ctx,
+		      const char *const *envs, size_t n);
+
 /* {"device", "module_load_us", "launch_sync_us": {"median","p10","p90",
  * "n"}, "launch_enqueue_us", "htod_us": {"24","2048","65536"},
  * "dtod_gbps"}, a new object. */

@@ -152,10 +152,135 @@ static void add_stashes(cJSON *j, const struct status *st,
 	local_add(local, st->nstashes > 0, "named stashes");
 }
 
-/* The stored floors of the environments shown, each read once. */
-struct floors {
-	cJSON *by_env; /* env id -> floor object or null */
+/*
+ * What the baselines and the table show: the baselines, the last A/B run
+ * and the fingerprint of each environment shown, read in one transaction,
+ * then the stored floors of these environments, each batch read once.
+ */
+struct shown {
+	struct testrun_total *base;
+	size_t nbase;
+	struct ab_result r;
+	char *problem; /* the A/B record cannot be drawn: why */
+	const char **envs;
+	size_t nenvs;
+	cJSON **fps;		  /* the fingerprint of envs[i], or NULL */
+	struct floor_ref *floors; /* of envs[i] */
 };
+
+static void shown_release(struct shown *s)
+{
+	size_t i;
+
+	testrun_totals_free(s->base, s->nbase);
+	ab_result_release(&s->r);
+	free(s->problem);
+	for (i = 0; i < s->nenvs; i++)
+		cJSON_Delete(s->fps[i]);
+	free(s->fps);
+	free(s->floors);
+	free(s->envs);
+}
+
+/* the index of env in s->envs */
+static size_t env_index(const struct shown *s, const char *env)
+{
+	size_t i;
+
+	for (i = 0; i < s->nenvs && strcmp(s->envs[i], env); i++)
+		;
+	return i;
+}
+
+/* One read transaction for the reads that follow, when none is open: one
+ * lock, one snapshot. *began says whether read_end must end it. */
+static int read_begin(int *began, struct ctx *ctx)
+{
+	struct db *db;
+	int rc;
+
+	*began = 0;
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db ||
+	    !sqlite3_get_autocommit(db_handle(db)))
+		return rc;
+	if ((rc = db_exec(db, "BEGIN", &ctx->err)) < 0)
+		return rc;
+	*began = 1;
+	return 0;
+}
+
+static void read_end(struct ctx *ctx, int *began)
+{
+	struct db *db;
+
+	/* a read transaction: ROLLBACK ends it as COMMIT would, and
+	 * cannot fail */
+	if (*began && ctx_db_if_any(&db, ctx) == 0 && db &&
+	    !sqlite3_get_autocommit(db_handle(db)))
+		db_rollback(db);
+	*began = 0;
+}
+
+/* The stored floors of the envs shown, from the measurement index brought
+ * up to date first (as floor_stored does), outside the other reads'
+ * transaction, as the update may write. */
+static int shown_floors(struct shown *s, struct ctx *ctx)
+{
+	int began = 0, rc;
+
+	if (!s->nenvs)
+		return 0;
+	if ((rc = measure_index_update(ctx)) < 0 ||
+	    (rc = read_begin(&began, ctx)) < 0)
+		return rc;
+	rc = floor_stored_envs(s->floors, ctx, s->envs, s->nenvs);
+	read_end(ctx, &began);
+	return rc < 0 ? rc : 0;
+}
+
+static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
+{
+	size_t i, n;
+	int began, rc;
+
+	if ((rc = read_begin(&began, ctx)) < 0)
+		return rc;
+	if ((rc = testrun_baseline(&s->base, &s->nbase, ctx, NULL,
+				   RESUME_ENVS + 1)) < 0)
+		goto out;
+	if (st->last_ab.id) {
+		rc = ab_load(&s->r, NULL, ctx, st->last_ab.id);
+		if (rc == GCAMP_EFATAL) {
+			/* a record this build cannot draw: say so, show the
+			 * rest */
+			s->problem = xstrdup(ctx->err.msg);
+			error_clear(&ctx->err);
+			rc = 0;
+		} else if (rc < 0) {
+			goto out;
+		}
+	}
+	n = s->nbase < RESUME_ENVS ? s->nbase : RESUME_ENVS;
+	s->envs = xcalloc(n + 1, sizeof(*s->envs));
+	for (i = 0; i < n; i++)
+		s->envs[s->nenvs++] = s->base[i].env;
+	if (s->r.env[0] && env_index(s, s->r.env) == s->nenvs)
+		s->envs[s->nenvs++] = s->r.env;
+	s->fps = xcalloc(s->nenvs + 1, sizeof(*s->fps));
+	s->floors = xcalloc(s->nenvs + 1, sizeof(*s->floors));
+	fingerprint_load_jsons(s->fps, ctx, s->envs, s->nenvs);
+	read_end(ctx, &began);
+	if ((rc = shown_floors(s, ctx)) < 0)
+		goto out;
+	/* the table as `ab` drew it, floor column included */
+	if (s->r.env[0] && !s->problem) {
+		i = env_index(s, s->r.env);
+		ab_describe_known_env(&s->r, s->fps[i], &s->floors[i]);
+	}
+out:
+	read_end(ctx, &began);
+	return rc;
+}
 
 /* three significant digits, no exponent: "8.3 µs", "12.3 µs", "1234 µs" */
 static void add_us(struct buf *out, double us)
@@ -163,63 +288,46 @@ static void add_us(struct buf *out, double us)
 	buf_addf(out, fabs(us) >= 100 ? "%.0f µs" : "%.3g µs", us);
 }
 
-/* floor: {"env", "launch_us", "htod_24B_us", "commit", "at", "line"} of
- * env, or null */
-static int floor_json(cJSON **out, struct floors *f, struct ctx *ctx,
-		      const char *env)
+/* {"env", "launch_us", "htod_24B_us", "commit", "at", "line"} of the floor
+ * of env i, or null */
+static cJSON *floor_json(const struct shown *s, size_t i)
 {
-	const cJSON *known = cJSON_GetObjectItemCaseSensitive(f->by_env, env);
-	struct floor_ref fs;
+	const struct floor_ref *fs = &s->floors[i];
 	struct buf line = BUF_INIT;
 	cJSON *o;
-	int found;
 
-	if (known) {
-		*out = cJSON_Duplicate(known, 1);
-		return 0;
+	if (fs->launch_us < 0)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	add_str(o, "env", s->envs[i]);
+	add_num(o, "launch_us", fs->launch_us);
+	if (fs->htod_us < 0)
+		cJSON_AddNullToObject(o, "htod_24B_us");
+	else
+		add_num(o, "htod_24B_us", fs->htod_us);
+	add_str(o, "commit", fs->commit);
+	add_str(o, "at", fs->at);
+	buf_puts(&line, "launch ");
+	add_us(&line, fs->launch_us);
+	if (fs->htod_us >= 0) {
+		buf_puts(&line, ", htod 24 B ");
+		add_us(&line, fs->htod_us);
 	}
-	if ((found = floor_stored(&fs, ctx, env)) < 0)
-		return found;
-	if (!found) {
-		o = cJSON_CreateNull();
-	} else {
-		o = cJSON_CreateObject();
-		add_str(o, "env", env);
-		add_num(o, "launch_us", fs.launch_us);
-		if (fs.htod_us < 0)
-			cJSON_AddNullToObject(o, "htod_24B_us");
-		else
-			add_num(o, "htod_24B_us", fs.htod_us);
-		add_str(o, "commit", fs.commit);
-		add_str(o, "at", fs.at);
-		buf_puts(&line, "launch ");
-		add_us(&line, fs.launch_us);
-		if (fs.htod_us >= 0) {
-			buf_puts(&line, ", htod 24 B ");
-			add_us(&line, fs.htod_us);
-		}
-		add_str(o, "line", line.ptr);
-		buf_release(&line);
-	}
-	cJSON_AddItemToObject(f->by_env, env, cJSON_Duplicate(o, 1));
-	*out = o;
-	return 0;
+	add_str(o, "line", line.ptr);
+	buf_release(&line);
+	return o;
 }
 
-static int add_baseline(cJSON *j, struct ctx *ctx, struct floors *floors,
-			struct local_facts *local)
+static void add_baseline(cJSON *j, const struct shown *s,
+			 struct local_facts *local)
 {
-	struct testrun_total *v = NULL;
 	struct buf text = BUF_INIT;
-	cJSON *a = cJSON_CreateArray(), *e, *fl;
-	size_t n = 0, i;
-	int rc;
+	cJSON *a = cJSON_CreateArray(), *e;
+	size_t i;
 
 	cJSON_AddItemToObject(j, "baseline", a);
-	if ((rc = testrun_baseline(&v, &n, ctx, NULL, RESUME_ENVS + 1)) < 0)
-		return rc;
-	for (i = 0; i < n && i < RESUME_ENVS; i++) {
-		const struct testrun_total *t = &v[i];
+	for (i = 0; i < s->nbase && i < RESUME_ENVS; i++) {
+		const struct testrun_total *t = &s->base[i];
 		long total =
 			t->passed + t->failed + t->skipped + t->unsupported;
 
@@ -227,7 +335,7 @@ static int add_baseline(cJSON *j, struct ctx *ctx, struct floors *floors,
 		cJSON_AddItemToArray(a, e);
 		add_str(e, "env", t->env);
 		buf_reset(&text);
-		fingerprint_label(&text, ctx, t->env);
+		fingerprint_label_of(&text, s->fps[i], t->env);
 		add_str(e, "label", text.ptr);
 		add_str(e, "commit", t->commit);
 		add_short(e, "commit_short", t->commit);
@@ -243,48 +351,34 @@ static int add_baseline(cJSON *j, struct ctx *ctx, struct floors *floors,
 		buf_puts(&text, " failed of ");
 		buf_addcount(&text, total);
 		add_str(e, "counts", text.ptr);
-		if ((rc = floor_json(&fl, floors, ctx, t->env)) < 0)
-			goto out;
-		cJSON_AddItemToObject(e, "floor", fl);
+		cJSON_AddItemToObject(e, "floor", floor_json(s, i));
 	}
 	/* RESUME_ENVS + 1 were asked for: one more says there are more */
-	cJSON_AddBoolToObject(j, "baseline_more", n > RESUME_ENVS);
-	local_add(local, n > 0, "test baselines");
-out:
+	cJSON_AddBoolToObject(j, "baseline_more", s->nbase > RESUME_ENVS);
+	local_add(local, s->nbase > 0, "test baselines");
 	buf_release(&text);
-	testrun_totals_free(v, n);
-	return rc;
 }
 
-static int add_table(cJSON *j, struct ctx *ctx, const struct status *st,
-		     struct floors *floors, struct local_facts *local)
+static void add_table(cJSON *j, struct shown *s, const struct status *st,
+		      struct local_facts *local)
 {
-	struct ab_result r;
-	struct buf md = BUF_INIT;
-	cJSON *o, *fl;
-	int rc;
+	struct ab_result *r = &s->r;
+	struct buf md = BUF_INIT, label = BUF_INIT;
+	cJSON *o;
+	size_t i;
 
 	if (!st->last_ab.id) {
 		cJSON_AddNullToObject(j, "table");
-		return 0;
+		return;
 	}
 	o = cJSON_AddObjectToObject(j, "table");
-	rc = ab_load(&r, NULL, ctx, st->last_ab.id);
-	if (rc == GCAMP_EFATAL) {
-		/* a record this build cannot draw: say so, show the rest */
-		add_str(o, "problem", ctx->err.msg);
-		error_clear(&ctx->err);
-		rc = 0;
-	} else if (rc < 0) {
-		return rc;
+	if (s->problem) {
+		add_str(o, "problem", s->problem);
 	} else {
-		/* the table as `ab` drew it, floor column included; the env
-		 * is shown by its label line, not under the table */
-		if (r.env[0] && ab_describe_stored_env(&r, ctx) < 0)
-			error_clear(&ctx->err);
-		free(r.env_line);
-		r.env_line = NULL;
-		ab_render_table(&md, &r);
+		/* the env is shown by its label line, not under the table */
+		free(r->env_line);
+		r->env_line = NULL;
+		ab_render_table(&md, r);
 		buf_rtrim(&md);
 		cJSON_AddNullToObject(o, "problem");
 	}
@@ -292,18 +386,14 @@ static int add_table(cJSON *j, struct ctx *ctx, const struct status *st,
 	add_str(o, "at", st->last_ab.at);
 	add_str(o, "workload", st->last_ab.workload);
 	add_str(o, "verdict", st->last_ab.verdict);
-	cJSON_AddBoolToObject(o, "invalid", r.invalid);
-	add_str(o, "metric", r.metric);
-	add_str(o, "env", r.env[0] ? r.env : NULL);
-	if (r.env[0]) {
-		struct buf label = BUF_INIT;
-
-		fingerprint_label(&label, ctx, r.env);
+	cJSON_AddBoolToObject(o, "invalid", r->invalid);
+	add_str(o, "metric", r->metric);
+	add_str(o, "env", r->env[0] ? r->env : NULL);
+	if (r->env[0]) {
+		i = env_index(s, r->env);
+		fingerprint_label_of(&label, s->fps[i], r->env);
 		add_str(o, "label", label.ptr);
-		buf_release(&label);
-		if ((rc = floor_json(&fl, floors, ctx, r.env)) < 0)
-			goto out;
-		cJSON_AddItemToObject(o, "floor", fl);
+		cJSON_AddItemToObject(o, "floor", floor_json(s, i));
 	} else {
 		cJSON_AddNullToObject(o, "label");
 		cJSON_AddNullToObject(o, "floor");
@@ -311,10 +401,8 @@ static int add_table(cJSON *j, struct ctx *ctx, const struct status *st,
 	add_str(o, "markdown", md.len ? md.ptr : NULL);
 	local_add(local, 1,
 		  "the A/B table (its numbers travel as measurements)");
-out:
 	buf_release(&md);
-	ab_result_release(&r);
-	return rc;
+	buf_release(&label);
 }
 
 static void add_records(cJSON *j, const struct status *st,
@@ -403,25 +491,26 @@ static void add_local(cJSON *j, struct local_facts *local)
 int resume_build(cJSON **out, struct ctx *ctx)
 {
 	struct local_facts local = {STRVEC_INIT};
-	struct floors floors = {NULL};
+	struct shown shown;
 	struct status st;
 	cJSON *j = NULL;
 	int rc;
 
 	*out = NULL;
+	memset(&shown, 0, sizeof(shown));
 	trace_printf("resume: status");
 	if ((rc = status_collect(&st, ctx)) < 0)
 		return rc;
 	trace_printf("resume: baselines, the A/B table, floors");
-	floors.by_env = cJSON_CreateObject();
+	if ((rc = shown_read(&shown, ctx, &st)) < 0)
+		goto out;
+	trace_printf("resume: records");
 	j = cJSON_CreateObject();
 	add_num(j, "v", 1);
 	add_campaign(j, &st);
 	add_stack(j, &st, &local);
-	if ((rc = add_baseline(j, ctx, &floors, &local)) < 0 ||
-	    (rc = add_table(j, ctx, &st, &floors, &local)) < 0)
-		goto out;
-	trace_printf("resume: records");
+	add_baseline(j, &shown, &local);
+	add_table(j, &shown, &st, &local);
 	add_records(j, &st, &local);
 	add_stashes(j, &st, &local);
 	add_unfinished(j, &st, &local);
@@ -432,7 +521,7 @@ int resume_build(cJSON **out, struct ctx *ctx)
 	j = NULL;
 out:
 	cJSON_Delete(j);
-	cJSON_Delete(floors.by_env);
+	shown_release(&shown);
 	strvec_clear(&local.names);
 	status_release(&st);
 	return rc;

@@ -156,7 +156,9 @@ double stats_mad(const double *x, size_t n)
 	return v;
 }
 
-void stats_summarize(struct stats_summary *out, const double *x, size_t n)
+/* stats_summarize, the CI of the median only when ci */
+static void summarize(struct stats_summary *out, const double *x, size_t n,
+		      int ci)
 {
 	double *s, sum = 0, ss = 0;
 	size_t i;
@@ -172,7 +174,8 @@ void stats_summarize(struct stats_summary *out, const double *x, size_t n)
 	out->median = stats_quantile_sorted(s, n, 0.5);
 	out->p10 = stats_quantile_sorted(s, n, 0.1);
 	out->p90 = stats_quantile_sorted(s, n, 0.9);
-	quantile_ci_sorted(&out->ci_lo, &out->ci_hi, s, n, 0.5);
+	if (ci)
+		quantile_ci_sorted(&out->ci_lo, &out->ci_hi, s, n, 0.5);
 	/* two passes: the sum of squared deviations, not E[x^2] - E[x]^2 */
 	for (i = 0; i < n; i++)
 		sum += s[i];
@@ -183,6 +186,16 @@ void stats_summarize(struct stats_summary *out, const double *x, size_t n)
 		out->sd = sqrt(ss / (double)(n - 1));
 	out->mad = mad_sorted(s, n, out->median);
 	free(s);
+}
+
+void stats_summarize(struct stats_summary *out, const double *x, size_t n)
+{
+	summarize(out, x, n, 1);
+}
+
+void stats_summarize_no_ci(struct stats_summary *out, const double *x, size_t n)
+{
+	summarize(out, x, n, 0);
 }
 
 /*

@@ -39,6 +39,12 @@ struct stats_summary {
  * n is NaN. */
 void stats_summarize(struct stats_summary *out, const double *x, size_t n);
 
+/* stats_summarize without the CI of the median (ci_lo and ci_hi NaN): for
+ * what only draws the figures, as its binomial sums cost more than the
+ * rest (and a process that never needs them the math library's pages). */
+void stats_summarize_no_ci(struct stats_summary *out, const double *x,
+			   size_t n);
+
 /* The median of x[0..n) (n >= 1; NaN when n == 0). */
 double stats_median(const double *x, size_t n);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/record.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 enum { T_PASSED, T_FAILED, T_SKIPPED, T_UNSUPPORTED, T_NONE };
@@ -164,32 +165,24 @@ void testrun_totals_free(struct testrun_total *v, size_t n)
 }
 
 /*
- * Indexed, one row per environment: the environments are enumerated by
- * skipping through the index test_total_env (the next env is the first
- * entry after the last one; ORDER BY ... LIMIT 1, as min() with a WHERE
- * would read on to the end of the index), and each one's latest import is
- * the last entry of its (env, at, rowid) range.
+ * One indexed row per environment, no temporary table: each step finds the
+ * first env at or after ?1 in the index test_total_env, and its latest
+ * import as the last entry of its (env, at, rowid) range. The next step
+ * starts at the env just read followed by "\x01": no env (text, without
+ * NUL bytes) lies between the two.
  */
 static const char baseline_sql[] =
-	"WITH RECURSIVE envs(env) AS ("
-	" SELECT CASE WHEN ?1 IS NULL"
-	"  THEN (SELECT env FROM test_total ORDER BY env LIMIT 1)"
-	"  ELSE (SELECT env FROM test_total WHERE env = ?1 LIMIT 1) END"
-	" UNION ALL"
-	" SELECT (SELECT t.env FROM test_total t WHERE t.env > envs.env"
-	"  ORDER BY t.env LIMIT 1)"
-	" FROM envs WHERE envs.env IS NOT NULL AND ?1 IS NULL)"
-	" SELECT t.env, t.commit_id, t.at, t.passed, t.failed, t.skipped,"
-	"  t.unsupported, t.classes"
-	" FROM envs e JOIN test_total t ON t.rowid = (SELECT x.rowid"
-	"  FROM test_total x WHERE x.env = e.env"
-	"  ORDER BY x.at DESC, x.rowid DESC LIMIT 1)"
-	" WHERE e.env IS NOT NULL ORDER BY t.env LIMIT ?2";
+	"SELECT x.env, x.commit_id, x.at, x.passed, x.failed, x.skipped,"
+	" x.unsupported, x.classes FROM test_total x"
+	" WHERE x.env = (SELECT e.env FROM test_total e WHERE e.env >= ?1"
+	"  ORDER BY e.env LIMIT 1)"
+	" ORDER BY x.at DESC, x.rowid DESC LIMIT 1";
 
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		     const char *env, size_t limit)
 {
 	sqlite3_stmt *st = NULL;
+	struct buf from = BUF_INIT;
 	struct db *db;
 	size_t alloc = 0;
 	int rc;
@@ -200,13 +193,20 @@ int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		return rc;
 	if ((rc = db_prepare(&st, db, baseline_sql, &ctx->err)) < 0)
 		return rc;
-	sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
-	if (env)
-		sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	buf_puts(&from, env ? env : "");
+	rc = SQLITE_DONE;
+	while (!limit || *n < limit) {
+		const char *e, *at;
 		struct testrun_total *t;
-		const unsigned char *at = sqlite3_column_text(st, 2);
 
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, from.ptr, (int)from.len,
+				  SQLITE_TRANSIENT);
+		if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+			break;
+		e = (const char *)sqlite3_column_text(st, 0);
+		if (!e || (env && strcmp(e, env)))
+			break;
 		if (*n == alloc) {
 			alloc = alloc ? 2 * alloc : 4;
 			*out = xrealloc(*out, alloc * sizeof(**out));
@@ -215,15 +215,21 @@ int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		memset(t, 0, sizeof(*t));
 		copy_col(t->env, sizeof(t->env), st, 0);
 		copy_col(t->commit, sizeof(t->commit), st, 1);
-		t->at = xstrdup(at ? (const char *)at : "");
+		at = (const char *)sqlite3_column_text(st, 2);
+		t->at = xstrdup(at ? at : "");
 		t->passed = (long)sqlite3_column_int64(st, 3);
 		t->failed = (long)sqlite3_column_int64(st, 4);
 		t->skipped = (long)sqlite3_column_int64(st, 5);
 		t->unsupported = (long)sqlite3_column_int64(st, 6);
 		t->classes = (long)sqlite3_column_int64(st, 7);
+		if (env)
+			break;
+		buf_reset(&from);
+		buf_addf(&from, "%s\x01", e);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	buf_release(&from);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		testrun_totals_free(*out, *n);
 		*out = NULL;
 		*n = 0;

@@ -1,7 +1,8 @@
 /* Unit tests for the pure parts of src/core/floor.c and
- * src/core/profiling.c: the floor's records and JSON, and the parsing of
- * the driver's params and /proc/self/status. The measurement itself runs
- * against the stand-in libcuda in tests/e2e/56-floor.bats. */
+ * src/core/profiling.c: the floor's records and JSON, the parsing of the
+ * driver's params and /proc/self/status, and which stored floor is an
+ * env's (a database file named by GIT_CAMPAIGN_DB). The measurement itself
+ * runs against the stand-in libcuda in tests/e2e/56-floor.bats. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ctx.h"
 #include "core/floor.h"
 #include "core/profiling.h"
 #include "util/buf.h"
@@ -142,6 +144,57 @@ static void status_gives_root_and_cap_sys_admin(void **state)
 	assert_int_equal(euid0, 0);
 }
 
+/* a stored floor figure: the row `measure add ... --config kind=floor
+ * --config device=DEV` indexes */
+static void add_row(struct db *db, int id, const char *day, const char *metric,
+		    double v, const char *env, const char *dev)
+{
+	struct error err = {0};
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO measurement (id, commit_id, run, metric, value,"
+		 " env, config, at, line) VALUES (%d, 'c%d', 'r', '%s', %g,"
+		 " '%s', '{\"kind\":\"floor\",\"device\":\"%s\"}',"
+		 " '2026-11-%sT00:00:00Z', '')",
+		 id, id, metric, v, env, dev, day);
+	assert_int_equal(db_exec(db, sql, &err), 0);
+}
+
+static void newest_floor_of_each_env_on_device_0(void **state)
+{
+	static const char *const envs[] = {"a", "b", "c"};
+	char dir[] = "/tmp/gcamp-test-floor-XXXXXX", path[64], cmd[96];
+	struct floor_ref f[3];
+	struct ctx ctx = CTX_INIT;
+	struct db *db;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/campaign.db", dir);
+	assert_int_equal(setenv("GIT_CAMPAIGN_DB", path, 1), 0);
+	assert_int_equal(ctx_db(&db, &ctx, DB_CREATE), 0);
+	/* a: the latest at wins, then the highest id; device 1 is not 0 */
+	add_row(db, 1, "02", "floor.launch_sync", 8.5, "a", "0");
+	add_row(db, 2, "03", "floor.launch_sync", 9.5, "a", "0");
+	add_row(db, 3, "03", "floor.launch_sync", 7.5, "a", "0");
+	add_row(db, 4, "01", "floor.launch_sync", 6.5, "a", "0");
+	add_row(db, 5, "09", "floor.launch_sync", 1.5, "a", "1");
+	add_row(db, 6, "02", "floor.htod_24B", 2.5, "a", "0");
+	/* c: a copy figure alone is no floor */
+	add_row(db, 7, "02", "floor.htod_24B", 3.5, "c", "0");
+	assert_int_equal(floor_stored_envs(f, &ctx, envs, 3), 1);
+	assert_true(f[0].launch_us == 7.5);
+	assert_true(f[0].htod_us == 2.5);
+	assert_string_equal(f[0].commit, "c3");
+	assert_string_equal(f[0].at, "2026-11-03T00:00:00Z");
+	assert_true(f[1].launch_us < 0 && f[1].htod_us < 0);
+	assert_true(f[2].launch_us < 0 && f[2].htod_us < 0);
+	ctx_release(&ctx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +202,7 @@ int main(void)
 		cmocka_unit_test(json_names_the_copies_by_bytes),
 		cmocka_unit_test(params_fixture_says_not_admin_only),
 		cmocka_unit_test(status_gives_root_and_cap_sys_admin),
+		cmocka_unit_test(newest_floor_of_each_env_on_device_0),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

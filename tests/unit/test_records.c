@@ -210,8 +210,20 @@ static void tests_add_up_per_class_within_one_env(void **state)
 			    "1111111111111111111111111111111111111111");
 	assert_string_equal(t[1].commit, commit);
 	testrun_totals_free(t, n);
+	/* an env that extends another's id comes next, not skipped; an id
+	 * that only begins others is no env */
+	assert_int_equal(testrun_store(&n, &ctx, &set, commit, "env10"), 0);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, NULL, 0), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(t[0].env, "env1");
+	assert_string_equal(t[1].env, "env10");
+	assert_string_equal(t[2].env, "env2");
+	testrun_totals_free(t, n);
+	assert_int_equal(testrun_baseline(&t, &n, &ctx, "env", 0), 0);
+	assert_int_equal(n, 0);
+	testrun_totals_free(t, n);
 	assert_int_equal(testrun_envs(&envs, &ctx, commit), 0);
-	assert_int_equal(envs.nr, 2);
+	assert_int_equal(envs.nr, 3);
 	strvec_clear(&envs);
 	import_set_release(&set);
 	/* nothing countable: refused */

@@ -87,6 +87,20 @@ static void median_of_odd_and_even(void **state)
 	assert_nan(stats_median(x7, 0));
 }
 
+static void summary_without_ci_is_the_rest_alike(void **state)
+{
+	struct stats_summary s, t;
+
+	(void)state;
+	stats_summarize(&s, x8, N_OF(x8));
+	stats_summarize_no_ci(&t, x8, N_OF(x8));
+	assert_nan(t.ci_lo);
+	assert_nan(t.ci_hi);
+	t.ci_lo = s.ci_lo;
+	t.ci_hi = s.ci_hi;
+	assert_memory_equal(&t, &s, sizeof(s));
+}
+
 static void summary_fields(void **state)
 {
 	struct stats_summary s;
@@ -597,6 +611,7 @@ int main(void)
 		cmocka_unit_test(quantiles_are_type7_as_numpy),
 		cmocka_unit_test(median_of_odd_and_even),
 		cmocka_unit_test(summary_fields),
+		cmocka_unit_test(summary_without_ci_is_the_rest_alike),
 		cmocka_unit_test(median_ci_order_statistics),
 		cmocka_unit_test(mann_whitney_smallest_samples),
 		cmocka_unit_test(mann_whitney_scipy_example),
