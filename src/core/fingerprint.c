@@ -675,34 +675,42 @@ static int listed(const struct strvec *v, const char *s)
 	return 0;
 }
 
-/* The refs are listed once: a lookup of each ref missing from a packed
- * repository would read the packed refs again. */
+static int collect_lite_ref(const char *name, const char *oid, void *data)
+{
+	(void)oid;
+	return collect_ref(name, data);
+}
+
+/* The refs are listed once (through gitlite: a lookup of each ref missing
+ * from a packed repository would read the packed refs again), and
+ * libgit2 opens the repository only to read a fingerprint that is there. */
 void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
 			    const char *const *ids, size_t n)
 {
 	struct strvec refs = STRVEC_INIT;
 	git_repository *repo = NULL;
+	struct gitlite *lite = NULL;
 	sqlite3_stmt *st = NULL;
 	struct db *db = NULL;
 	int have_refs = 0;
 	size_t i;
 
-	if (ctx_repo(&repo, ctx, 0) < 0 || ctx_db_if_any(&db, ctx) < 0 ||
+	if (ctx_lite(&lite, ctx) < 0 || ctx_db_if_any(&db, ctx) < 0 ||
 	    (db && db_prepare(&st, db, env_row_sql, &ctx->err) < 0))
 		error_clear(&ctx->err);
 	for (i = 0; i < n; i++) {
 		int rc = 0;
 
 		out[i] = NULL;
-		if (repo && valid_id(ids[i]) && st)
+		if (lite && valid_id(ids[i]) && st)
 			rc = load_row(&out[i], st, db, ids[i], &ctx->err);
-		if (repo && valid_id(ids[i]) && !rc) {
-			if (!have_refs++ &&
-			    git_reference_foreach_glob(
-				    repo, FINGERPRINT_REF_PREFIX "*",
-				    collect_ref, &refs) < 0)
-				strvec_clear(&refs);
-			if (listed(&refs, ids[i]))
+		if (lite && valid_id(ids[i]) && !rc) {
+			if (!have_refs++)
+				gitlite_for_each_ref(lite,
+						     FINGERPRINT_REF_PREFIX,
+						     collect_lite_ref, &refs);
+			if (listed(&refs, ids[i]) &&
+			    (repo || ctx_repo(&repo, ctx, 0) == 0))
 				load_ref(&out[i], repo, ids[i], &ctx->err);
 		}
 		error_clear(&ctx->err);
