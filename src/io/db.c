@@ -541,6 +541,10 @@ static void configure_sqlite(void)
 	done = 1;
 	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* no 20-page block per page cache up front: sqlite writes into all
+	 * of it, and each page first touched costs a fault (a temporary
+	 * b-tree has a page cache of its own); pages come one by one */
+	sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 }
 
 int db_open(struct db **out, const char *path, int flags, struct error *err)
