@@ -68,5 +68,7 @@ int cmd_umbrella_auto(struct ctx *ctx, int status);
 int cmd_read_text(struct buf *out, const char *path, struct error *err);
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
+/* cmd_print_json into out. */
+void cmd_render_json(struct buf *out, cJSON *j);
 
 #endif

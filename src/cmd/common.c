@@ -64,16 +64,25 @@ out:
 	return rc;
 }
 
-void cmd_print_json(cJSON *j)
+void cmd_render_json(struct buf *out, cJSON *j)
 {
 	char *s = cJSON_Print(j);
 
 	if (s) {
-		fputs(s, stdout);
-		fputc('\n', stdout);
+		buf_puts(out, s);
+		buf_putc(out, '\n');
 	}
 	free(s);
 	cJSON_Delete(j);
+}
+
+void cmd_print_json(cJSON *j)
+{
+	struct buf out = BUF_INIT;
+
+	cmd_render_json(&out, j);
+	fputs(out.ptr, stdout);
+	buf_release(&out);
 }
 
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/outcache.h"
 #include "core/resume.h"
+#include "core/status.h"
 #include "util/options.h"
 
 static const char *const resume_usage[] = {
@@ -46,12 +48,50 @@ static int print_saved(struct ctx *ctx, int json)
 	return 0;
 }
 
+/* The pointer as the records stand: the database's part is read only when
+ * no rendering was kept for these facts and this database
+ * (src/core/outcache.h). */
+static int print_current(struct ctx *ctx, int json)
+{
+	struct outcache oc = OUTCACHE_INIT;
+	struct buf facts = BUF_INIT, text = BUF_INIT;
+	cJSON *data = NULL;
+	struct status st;
+	int rc = 0;
+
+	if (status_collect_repo(&st, ctx) < 0)
+		return cmd_fail(ctx);
+	resume_facts(&facts, ctx, &st);
+	outcache_begin(&oc, ctx, json ? "resume --format json" : "resume",
+		       facts.ptr);
+	if (!outcache_get(&oc, &text)) {
+		if (resume_build_from(&data, ctx, &st) < 0 ||
+		    (!json && resume_render(&text, ctx, data) < 0)) {
+			rc = cmd_fail(ctx);
+			goto out;
+		}
+		if (json) {
+			cmd_render_json(&text, data);
+			data = NULL;
+		}
+		ctx_db_close(ctx);
+		outcache_put(&oc, text.ptr, text.len);
+	}
+	fwrite(text.ptr, 1, text.len, stdout);
+out:
+	cJSON_Delete(data);
+	status_release(&st);
+	outcache_release(&oc);
+	buf_release(&facts);
+	buf_release(&text);
+	return rc;
+}
+
 int cmd_resume(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *format = "md";
 	int save = 0, saved = 0, json, rc = 0;
 	struct resume_saved s = {0};
-	struct buf text = BUF_INIT;
 	cJSON *data = NULL;
 	const struct option opts[] = {
 		OPT_STRING(0, "format", &format, "md|json",
@@ -77,6 +117,8 @@ int cmd_resume(int argc, const char **argv, struct ctx *ctx)
 	json = !strcmp(format, "json");
 	if (saved)
 		return print_saved(ctx, json);
+	if (!save)
+		return print_current(ctx, json);
 	if (resume_build(&data, ctx) < 0)
 		goto fail;
 	if (save) {
@@ -88,19 +130,14 @@ int cmd_resume(int argc, const char **argv, struct ctx *ctx)
 	if (json) {
 		cmd_print_json(data);
 		data = NULL;
-	} else if (save) {
-		fputs(s.text, stdout);
 	} else {
-		if (resume_render(&text, ctx, data) < 0)
-			goto fail;
-		fputs(text.ptr, stdout);
+		fputs(s.text, stdout);
 	}
 	goto out;
 fail:
 	rc = cmd_fail(ctx);
 out:
 	resume_saved_release(&s);
-	buf_release(&text);
 	cJSON_Delete(data);
 	/* a saved pointer is part of the umbrella's section */
 	return save ? cmd_umbrella_auto(ctx, rc) : rc;

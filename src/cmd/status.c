@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/outcache.h"
 #include "core/status.h"
 #include "util/buf.h"
 #include "util/options.h"
@@ -22,19 +23,19 @@ static size_t count_restack(const struct status *st)
 	return n;
 }
 
-static void print_text(const struct status *st)
+static void render_text(struct buf *out, const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
 	struct buf line = BUF_INIT;
 	size_t i, restack = count_restack(st);
 
-	printf("campaign  %s\n", c->name);
+	buf_addf(out, "campaign  %s\n", c->name);
 	buf_addf(&line, "%s", c->base);
 	if (c->forge)
 		buf_addf(&line, " on %s", c->forge);
 	if (c->umbrella)
 		buf_addf(&line, ", umbrella #%ld", c->umbrella);
-	printf("base      %s\n", line.ptr);
+	buf_addf(out, "base      %s\n", line.ptr);
 	buf_reset(&line);
 	buf_puts(&line, st->branch ? st->branch : "(detached HEAD)");
 	if (!st->head[0])
@@ -44,79 +45,82 @@ static void print_text(const struct status *st)
 	else
 		buf_addf(&line, " (%zu ahead, %zu behind %s)", st->ahead,
 			 st->behind, c->base);
-	printf("branch    %s\n", line.ptr);
+	buf_addf(out, "branch    %s\n", line.ptr);
 	buf_reset(&line);
 	status_stack_line(&line, st);
-	printf("stack     %s\n", line.ptr);
+	buf_addf(out, "stack     %s\n", line.ptr);
 	if (restack) {
 		buf_reset(&line);
 		for (i = 0; i < st->nstack; i++)
 			if (st->stack[i].needs_restack)
 				buf_addf(&line, " %s", st->stack[i].branch);
-		printf("          needs restack:%s\n", line.ptr);
+		buf_addf(out, "          needs restack:%s\n", line.ptr);
 	}
 	if (!st->nstashes)
-		printf("stashes   none\n");
+		buf_addf(out, "stashes   none\n");
 	for (i = 0; i < st->nstashes; i++)
-		printf("%s %s (%.12s)\n", i ? "         " : "stashes  ",
-		       st->stashes[i].name, st->stashes[i].id);
+		buf_addf(out, "%s %s (%.12s)\n", i ? "         " : "stashes  ",
+			 st->stashes[i].name, st->stashes[i].id);
 	if (st->last_ab.id)
-		printf("last ab   #%lld %s: %s (%s)\n", st->last_ab.id,
-		       st->last_ab.verdict, st->last_ab.workload,
-		       st->last_ab.at);
+		buf_addf(out, "last ab   #%lld %s: %s (%s)\n", st->last_ab.id,
+			 st->last_ab.verdict, st->last_ab.workload,
+			 st->last_ab.at);
 	else
-		printf("last ab   none\n");
+		buf_addf(out, "last ab   none\n");
 	if (st->has_next_hypo) {
 		const struct hypo *h = &st->next_hypo;
 
-		printf("next hypo #%lld %s %g%s%s: %s\n", h->id, h->metric,
-		       h->predicted, h->unit ? " " : "", h->unit ? h->unit : "",
-		       h->text);
+		buf_addf(out, "next hypo #%lld %s %g%s%s: %s\n", h->id,
+			 h->metric, h->predicted, h->unit ? " " : "",
+			 h->unit ? h->unit : "", h->text);
 	} else {
-		printf("next hypo none\n");
+		buf_addf(out, "next hypo none\n");
 	}
 	if (st->nfindings)
-		printf("finding   #%lld %s: %s\n", st->findings[0].id,
-		       st->findings[0].kind, st->findings[0].title);
+		buf_addf(out, "finding   #%lld %s: %s\n", st->findings[0].id,
+			 st->findings[0].kind, st->findings[0].title);
 	else
-		printf("finding   none\n");
+		buf_addf(out, "finding   none\n");
 	if (st->has_umbrella_pending)
-		printf("umbrella  #%ld update pending since %s (%d tries): "
-		       "%s\n",
-		       st->umbrella_pending.number, st->umbrella_pending.since,
-		       st->umbrella_pending.tries, st->umbrella_pending.error);
+		buf_addf(out,
+			 "umbrella  #%ld update pending since %s (%d tries): "
+			 "%s\n",
+			 st->umbrella_pending.number,
+			 st->umbrella_pending.since, st->umbrella_pending.tries,
+			 st->umbrella_pending.error);
 	if (!st->nops)
-		printf("unfinished none\n");
+		buf_addf(out, "unfinished none\n");
 	for (i = 0; i < st->nops; i++) {
 		const struct journal_op *op = &st->ops[i];
 
-		printf("unfinished %s #%lld: %s (since %s%s%s)\n", op->kind,
-		       op->id, op->summary, op->started_at,
-		       op->last_step ? ", last step " : "",
-		       op->last_step ? op->last_step : "");
-		printf("          finish it: %s\n", op->continue_cmd);
-		printf("          undo it:   %s\n", op->abort_cmd);
+		buf_addf(out, "unfinished %s #%lld: %s (since %s%s%s)\n",
+			 op->kind, op->id, op->summary, op->started_at,
+			 op->last_step ? ", last step " : "",
+			 op->last_step ? op->last_step : "");
+		buf_addf(out, "          finish it: %s\n", op->continue_cmd);
+		buf_addf(out, "          undo it:   %s\n", op->abort_cmd);
 	}
 	buf_release(&line);
 }
 
 /* branch ahead/behind, a star when a restack or an operation is pending */
-static void print_short(const struct status *st)
+static void render_short(struct buf *out, const struct status *st)
 {
 	size_t restack = count_restack(st);
 
-	printf("%s %s", st->campaign.name, st->branch ? st->branch : "HEAD");
+	buf_addf(out, "%s %s", st->campaign.name,
+		 st->branch ? st->branch : "HEAD");
 	if (st->base_found && st->head[0])
-		printf(" +%zu -%zu", st->ahead, st->behind);
+		buf_addf(out, " +%zu -%zu", st->ahead, st->behind);
 	if (restack)
-		printf(" restack:%zu", restack);
+		buf_addf(out, " restack:%zu", restack);
 	if (st->nstashes)
-		printf(" stashes:%zu", st->nstashes);
+		buf_addf(out, " stashes:%zu", st->nstashes);
 	if (st->nops)
-		printf(" unfinished:%zu", st->nops);
+		buf_addf(out, " unfinished:%zu", st->nops);
 	if (st->has_umbrella_pending)
-		printf(" umbrella:pending");
-	putchar('\n');
+		buf_addf(out, " umbrella:pending");
+	buf_putc(out, '\n');
 }
 
 static void add_str(cJSON *o, const char *key, const char *v)
@@ -127,7 +131,7 @@ static void add_str(cJSON *o, const char *key, const char *v)
 		cJSON_AddNullToObject(o, key);
 }
 
-static void print_json(const struct status *st)
+static void render_json(struct buf *out, const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
 	cJSON *j = cJSON_CreateObject(), *o, *a, *e;
@@ -235,12 +239,14 @@ static void print_json(const struct status *st)
 		add_str(e, "abort", op->abort_cmd);
 		cJSON_AddItemToArray(a, e);
 	}
-	cmd_print_json(j);
+	cmd_render_json(out, j);
 }
 
 int cmd_status(int argc, const char **argv, struct ctx *ctx)
 {
-	int json = 0, brief = 0;
+	struct outcache oc = OUTCACHE_INIT;
+	struct buf facts = BUF_INIT, text = BUF_INIT;
+	int json = 0, brief = 0, rc = 0;
 	struct status st;
 	const struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print JSON for scripts"),
@@ -257,14 +263,35 @@ int cmd_status(int argc, const char **argv, struct ctx *ctx)
 	if (json && brief)
 		return usage_error(status_usage, opts,
 				   "--json and --short cannot be combined");
-	if (status_collect(&st, ctx) < 0)
+	if (status_collect_repo(&st, ctx) < 0)
 		return cmd_fail(ctx);
-	if (json)
-		print_json(&st);
-	else if (brief)
-		print_short(&st);
-	else
-		print_text(&st);
+	/* the database's part is read only when no rendering was kept for
+	 * these facts and this database (src/core/outcache.h) */
+	status_facts(&facts, &st);
+	outcache_begin(&oc, ctx,
+		       json    ? "status --json"
+		       : brief ? "status --short"
+			       : "status",
+		       facts.ptr);
+	if (!outcache_get(&oc, &text)) {
+		if (status_collect_records(&st, ctx) < 0) {
+			rc = cmd_fail(ctx);
+			goto out;
+		}
+		if (json)
+			render_json(&text, &st);
+		else if (brief)
+			render_short(&text, &st);
+		else
+			render_text(&text, &st);
+		ctx_db_close(ctx);
+		outcache_put(&oc, text.ptr, text.len);
+	}
+	fwrite(text.ptr, 1, text.len, stdout);
 	status_release(&st);
-	return 0;
+out:
+	outcache_release(&oc);
+	buf_release(&facts);
+	buf_release(&text);
+	return rc;
 }

@@ -150,6 +150,12 @@ int ctx_signature(git_signature **out, struct ctx *ctx, int who)
 	return signature_now(out, cfg, who, &ctx->err);
 }
 
+void ctx_db_close(struct ctx *ctx)
+{
+	db_close(ctx->db);
+	ctx->db = NULL;
+}
+
 void ctx_release(struct ctx *ctx)
 {
 	db_close(ctx->db);

@@ -48,6 +48,8 @@ int ctx_db_path(char **out, struct ctx *ctx);
  * src/io/signature.h: who is SIG_AUTHOR, SIG_COMMITTER or SIG_TOOL). The
  * caller frees *out with git_signature_free(). */
 int ctx_signature(git_signature **out, struct ctx *ctx, int who);
+/* Closes the database, if open: a later ctx_db() opens it again. */
+void ctx_db_close(struct ctx *ctx);
 /* Releases everything ctx opened and forgets its error. */
 void ctx_release(struct ctx *ctx);
 

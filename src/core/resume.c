@@ -4,9 +4,11 @@
 
 #include <math.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/ab.h"
@@ -16,6 +18,7 @@
 #include "core/status.h"
 #include "core/template.h"
 #include "core/testrun.h"
+#include "io/gitlite.h"
 #include "io/signature.h"
 #include "util/strvec.h"
 #include "util/trace.h"
@@ -488,32 +491,78 @@ static void add_local(cJSON *j, struct local_facts *local)
 	buf_release(&text);
 }
 
+static int add_ref_fact(const char *refname, const char *oid, void *data)
+{
+	buf_addf(data, "ref %s %s\n", refname, oid);
+	return 0;
+}
+
+void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st)
+{
+	const char *work_tree;
+	struct gitlite *lite;
+	struct stat sb;
+	char oid[41], *path;
+
+	status_facts(out, st);
+	/* the floors follow the notes, the labels the fingerprint refs */
+	if (ctx_lite(&lite, ctx) == 0) {
+		if (gitlite_resolve(oid, lite, MEASURE_NOTES_REF) == 0)
+			buf_addf(out, "notes %s\n", oid);
+		gitlite_for_each_ref(lite, FINGERPRINT_REF_PREFIX, add_ref_fact,
+				     out);
+	}
+	if (ctx_work_tree(&work_tree, ctx) == 0) {
+		path = template_override_path(work_tree, "resume.md");
+		if (stat(path, &sb) == 0)
+			buf_addf(out, "template %ju %ju %jd %jd.%09ld\n",
+				 (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino,
+				 (intmax_t)sb.st_size,
+				 (intmax_t)sb.st_mtim.tv_sec,
+				 sb.st_mtim.tv_nsec);
+		free(path);
+	}
+	error_clear(&ctx->err);
+}
+
 int resume_build(cJSON **out, struct ctx *ctx)
+{
+	struct status st;
+	int rc;
+
+	*out = NULL;
+	trace_printf("resume: status");
+	if ((rc = status_collect_repo(&st, ctx)) < 0)
+		return rc;
+	rc = resume_build_from(out, ctx, &st);
+	status_release(&st);
+	return rc;
+}
+
+int resume_build_from(cJSON **out, struct ctx *ctx, struct status *st)
 {
 	struct local_facts local = {STRVEC_INIT};
 	struct shown shown;
-	struct status st;
 	cJSON *j = NULL;
 	int rc;
 
 	*out = NULL;
 	memset(&shown, 0, sizeof(shown));
-	trace_printf("resume: status");
-	if ((rc = status_collect(&st, ctx)) < 0)
-		return rc;
+	if ((rc = status_collect_records(st, ctx)) < 0)
+		goto out;
 	trace_printf("resume: baselines, the A/B table, floors");
-	if ((rc = shown_read(&shown, ctx, &st)) < 0)
+	if ((rc = shown_read(&shown, ctx, st)) < 0)
 		goto out;
 	trace_printf("resume: records");
 	j = cJSON_CreateObject();
 	add_num(j, "v", 1);
-	add_campaign(j, &st);
-	add_stack(j, &st, &local);
+	add_campaign(j, st);
+	add_stack(j, st, &local);
 	add_baseline(j, &shown, &local);
-	add_table(j, &shown, &st, &local);
-	add_records(j, &st, &local);
-	add_stashes(j, &st, &local);
-	add_unfinished(j, &st, &local);
+	add_table(j, &shown, st, &local);
+	add_records(j, st, &local);
+	add_stashes(j, st, &local);
+	add_unfinished(j, st, &local);
 	add_local(j, &local);
 	cJSON_AddNullToObject(j, "saved");
 	trace_printf("resume: gathered");
@@ -523,7 +572,6 @@ out:
 	cJSON_Delete(j);
 	shown_release(&shown);
 	strvec_clear(&local.names);
-	status_release(&st);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/ctx.h"
+#include "core/status.h"
 #include "util/buf.h"
 
 /* The most of each list one screen shows; the data says how many more. */
@@ -29,6 +30,13 @@
  * up to date). GCAMP_ENOTINIT without a campaign.
  */
 int resume_build(cJSON **out, struct ctx *ctx);
+/* resume_build on st, whose repository part status_collect_repo has read:
+ * adds the database's part to it (the caller releases st either way). */
+int resume_build_from(cJSON **out, struct ctx *ctx, struct status *st);
+/* Appends what a rendering of resume depends on besides the database:
+ * status_facts, the notes and fingerprint refs, and the repository's
+ * override of the template. */
+void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st);
 
 /* Renders data with the template resume.md (the repository's override in
  * .campaign/templates/ when there is one), appending to out. */

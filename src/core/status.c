@@ -232,18 +232,14 @@ static int collect_prs(struct status *st, struct db *db, struct error *err)
 	return 0;
 }
 
-int status_collect(struct status *out, struct ctx *ctx)
+int status_collect_repo(struct status *out, struct ctx *ctx)
 {
 	struct stash_walk stashes = {NULL, 0};
 	const char *work_tree;
 	struct gitlite *lite;
 	struct gitcfg *cfg;
-	struct db *db;
-	char base[41];
 	int rc;
 
-	/* read through gitlite: libgit2 opens the repository only for an
-	 * ahead/behind count not known from the last status */
 	memset(out, 0, sizeof(*out));
 	stashes.st = out;
 	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0 ||
@@ -255,17 +251,29 @@ int status_collect(struct status *out, struct ctx *ctx)
 		goto fail;
 	if (gitlite_resolve(out->head, lite, "HEAD") < 0)
 		out->head[0] = '\0';
-	out->base_found = gitlite_branch_tip(base, lite, out->campaign.remote,
-					     out->campaign.base) == 0;
+	out->base_found =
+		gitlite_branch_tip(out->base, lite, out->campaign.remote,
+				   out->campaign.base) == 0;
 	if ((rc = collect_stack(out, ctx, lite, cfg)) < 0)
 		goto fail;
 	gitlite_for_each_ref(lite, "refs/campaign/stash/", collect_stash,
 			     &stashes);
+	return 0;
+fail:
+	status_release(out);
+	return rc;
+}
+
+int status_collect_records(struct status *out, struct ctx *ctx)
+{
+	struct db *db;
+	int rc;
+
 	/* status only reads: no database yet means nothing unfinished */
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
 		goto fail;
 	if (out->base_found && out->head[0] &&
-	    (rc = ahead_behind(out, ctx, db, base)) < 0)
+	    (rc = ahead_behind(out, ctx, db, out->base)) < 0)
 		goto fail;
 	if (!db)
 		return 0;
@@ -284,6 +292,33 @@ int status_collect(struct status *out, struct ctx *ctx)
 fail:
 	status_release(out);
 	return rc;
+}
+
+int status_collect(struct status *out, struct ctx *ctx)
+{
+	int rc = status_collect_repo(out, ctx);
+
+	return rc < 0 ? rc : status_collect_records(out, ctx);
+}
+
+void status_facts(struct buf *out, const struct status *st)
+{
+	const struct campaign *c = &st->campaign;
+	size_t i;
+
+	buf_addf(out, "campaign %s\nbase %s\nremote %s\nforge %s %s\n", c->name,
+		 c->base, c->remote ? c->remote : "", c->forge ? c->forge : "",
+		 c->forge_host ? c->forge_host : "");
+	buf_addf(out, "umbrella %ld %d\nbranch %s\nhead %s\nbase-tip %s\n",
+		 c->umbrella, c->umbrella_auto, st->branch ? st->branch : "",
+		 st->head, st->base_found ? st->base : "");
+	for (i = 0; i < st->nstack; i++)
+		buf_addf(out, "stack %s %s %d %d\n", st->stack[i].branch,
+			 st->stack[i].parent, st->stack[i].needs_restack,
+			 st->stack[i].parent_missing);
+	for (i = 0; i < st->nstashes; i++)
+		buf_addf(out, "stash %s %s\n", st->stashes[i].name,
+			 st->stashes[i].id);
 }
 
 static size_t find_link(const struct status *st, const char *branch)

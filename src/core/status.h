@@ -43,6 +43,7 @@ struct status {
 	char *branch;		  /* NULL when HEAD is detached */
 	char head[41];		  /* "" when HEAD is unborn */
 	int base_found;		  /* the base branch resolves to a commit */
+	char base[41];		  /* that commit */
 	size_t ahead;		  /* commits of HEAD not in the base */
 	size_t behind;		  /* commits of the base not in HEAD */
 	struct stack_link *stack; /* every recorded relation, by branch */
@@ -66,6 +67,15 @@ struct status {
 /* Gathers the status of the campaign in ctx; release with
  * status_release(). GCAMP_ENOTINIT without a campaign. */
 int status_collect(struct status *out, struct ctx *ctx);
+/* status_collect in its two steps: what the repository's files say (the
+ * campaign, branch, HEAD, base, stack and named stashes, read through
+ * gitlite), then what the database and the object database add (ahead and
+ * behind, operations, PRs, records). On failure each releases out. */
+int status_collect_repo(struct status *out, struct ctx *ctx);
+int status_collect_records(struct status *out, struct ctx *ctx);
+/* Appends what status_collect_repo gathered, a fact a line: what a
+ * rendering of the status depends on besides the database. */
+void status_facts(struct buf *out, const struct status *st);
 void status_release(struct status *st);
 
 /* The chain from the base to branch through recorded parents (base first,

@@ -313,6 +313,12 @@ out:
 	return ret;
 }
 
+char *template_override_path(const char *workdir, const char *name)
+{
+	return xasprintf("%s%s.campaign/templates/%s", workdir,
+			 workdir[strlen(workdir) - 1] == '/' ? "" : "/", name);
+}
+
 int template_load(const char *workdir, const char *name, struct buf *out,
 		  char **from, struct error *err)
 {
@@ -330,9 +336,7 @@ int template_load(const char *workdir, const char *name, struct buf *out,
 		char chunk[8192];
 		size_t n;
 
-		path = xasprintf("%s%s.campaign/templates/%s", workdir,
-				 workdir[strlen(workdir) - 1] == '/' ? "" : "/",
-				 name);
+		path = template_override_path(workdir, name);
 		f = fopen(path, "rb");
 		if (!f && errno != ENOENT) {
 			ret = error_set(err, GCAMP_EFATAL,

@@ -29,6 +29,10 @@
 int template_render(const char *name, const char *text, const cJSON *data,
 		    struct buf *out, struct error *err);
 
+/* The file in workdir that overrides the built-in template name:
+ * .campaign/templates/NAME. The caller frees it. */
+char *template_override_path(const char *workdir, const char *name);
+
 /* Loads template NAME ("pr-body.md", "umbrella.md", "resume.md"): the
  * repository's override WORKDIR/.campaign/templates/NAME when WORKDIR is
  * not NULL and the file exists, else the built-in one. Appends the text to
