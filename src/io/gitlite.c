@@ -673,7 +673,14 @@ static void find_work_tree(struct gitlite *g, char *found)
 
 static void resolve_in_place(char **path)
 {
-	char *real = realpath(*path, NULL);
+	char *real;
+
+	/* a path found from getcwd() is resolved already: the hooks pay
+	 * for each system call */
+	if (!strstr(*path, "/.") && !getenv("GIT_DIR") &&
+	    !getenv("GIT_WORK_TREE"))
+		return;
+	real = realpath(*path, NULL);
 
 	if (real) {
 		free(*path);
