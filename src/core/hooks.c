@@ -315,7 +315,7 @@ static int parent_tip(char out[41], const struct hook *h, const char *parent)
 }
 
 /* 1 when branch is stacked and its parent moved since campaignParentTip
- * (or the tip was never recorded), as status_collect decides; *parent is
+ * (or the tip was never recorded), as status_collect_repo decides; *parent is
  * borrowed from the configuration. A parent that is gone is not a restack
  * (stack sync deals with it). */
 static int needs_restack(const struct hook *h, const char *branch,

@@ -2,6 +2,7 @@
 #include "core/outcache.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,18 @@ static void add_stat(struct buf *out, const struct stat *st)
 	buf_addf(out, "%ju %ju %jd %jd.%09ld", (uintmax_t)st->st_dev,
 		 (uintmax_t)st->st_ino, (intmax_t)st->st_size,
 		 (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+}
+
+void outcache_file_fact(struct buf *facts, const char *path)
+{
+	struct stat st;
+
+	buf_addf(facts, "file %s ", path);
+	if (stat(path, &st) == 0)
+		add_stat(facts, &st);
+	else
+		buf_puts(facts, "none");
+	buf_putc(facts, '\n');
 }
 
 /* The database file's identity, size and time in out, and in *age_ns how

@@ -31,6 +31,9 @@ struct outcache {
  */
 void outcache_begin(struct outcache *oc, struct ctx *ctx, const char *what,
 		    const char *facts);
+/* Appends a fact "file PATH DEV INODE SIZE TIME" of the file at path, or
+ * "file PATH none": for a rendering that depends on a file's content. */
+void outcache_file_fact(struct buf *facts, const char *path);
 /* 1 with the rendering in out when one was kept for this key, else 0. */
 int outcache_get(struct outcache *oc, struct buf *out);
 /*

@@ -522,6 +522,31 @@ static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 	return 0;
 }
 
+/* A gathering for ctx: the campaign and the repository; release with
+ * pb_release() whatever it returns. */
+static int pb_open(struct pb *b, struct ctx *ctx)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->ctx = ctx;
+	b->d = cJSON_CreateObject();
+	if ((rc = campaign_load(&b->c, ctx)) < 0)
+		return rc;
+	return ctx_repo(&b->repo, ctx, 0);
+}
+
+static void pb_release(struct pb *b)
+{
+	cJSON_Delete(b->negatives);
+	cJSON_Delete(b->d);
+	strvec_clear(&b->commits);
+	strvec_clear(&b->trees);
+	strvec_clear(&b->runs);
+	strvec_clear(&b->envs);
+	campaign_release(&b->c);
+}
+
 int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		 const char *branch)
 {
@@ -532,12 +557,7 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
 	int rc;
 
 	*title = *claim = NULL;
-	memset(&b, 0, sizeof(b));
-	b.ctx = ctx;
-	b.d = cJSON_CreateObject();
-	if ((rc = campaign_load(&b.c, ctx)) < 0 ||
-	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0 ||
-	    (rc = ctx_db(&db, ctx, 0)) < 0 ||
+	if ((rc = pb_open(&b, ctx)) < 0 || (rc = ctx_db(&db, ctx, 0)) < 0 ||
 	    (rc = gather_commits(&b, branch)) < 0 ||
 	    (rc = newest_claim(&b, db, &text)) < 0)
 		goto out;
@@ -548,10 +568,7 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		*claim = buf_detach(&text);
 out:
 	buf_release(&text);
-	cJSON_Delete(b.d);
-	strvec_clear(&b.commits);
-	strvec_clear(&b.trees);
-	campaign_release(&b.c);
+	pb_release(&b);
 	return rc;
 }
 
@@ -562,12 +579,7 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 	int rc;
 
 	*data = NULL;
-	memset(&b, 0, sizeof(b));
-	b.ctx = ctx;
-	b.d = cJSON_CreateObject();
-	if ((rc = campaign_load(&b.c, ctx)) < 0 ||
-	    (rc = ctx_repo(&b.repo, ctx, 0)) < 0 ||
-	    (rc = ctx_db_if_any(&db, ctx)) < 0)
+	if ((rc = pb_open(&b, ctx)) < 0 || (rc = ctx_db_if_any(&db, ctx)) < 0)
 		goto out;
 	cJSON_AddStringToObject(b.d, "campaign", b.c.name ? b.c.name : "");
 	cJSON_AddStringToObject(b.d, "todo", PRBODY_TODO);
@@ -588,13 +600,7 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 	*data = b.d;
 	b.d = NULL;
 out:
-	cJSON_Delete(b.negatives);
-	cJSON_Delete(b.d);
-	strvec_clear(&b.commits);
-	strvec_clear(&b.trees);
-	strvec_clear(&b.runs);
-	strvec_clear(&b.envs);
-	campaign_release(&b.c);
+	pb_release(&b);
 	return rc;
 }
 

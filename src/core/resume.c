@@ -4,17 +4,16 @@
 
 #include <math.h>
 #include <sqlite3.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "core/ab.h"
 #include "core/fingerprint.h"
 #include "core/floor.h"
 #include "core/measure.h"
+#include "core/outcache.h"
 #include "core/status.h"
 #include "core/template.h"
 #include "core/testrun.h"
@@ -501,7 +500,6 @@ void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st)
 {
 	const char *work_tree;
 	struct gitlite *lite;
-	struct stat sb;
 	char oid[41], *path;
 
 	status_facts(out, st);
@@ -514,12 +512,7 @@ void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st)
 	}
 	if (ctx_work_tree(&work_tree, ctx) == 0) {
 		path = template_override_path(work_tree, "resume.md");
-		if (stat(path, &sb) == 0)
-			buf_addf(out, "template %ju %ju %jd %jd.%09ld\n",
-				 (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino,
-				 (intmax_t)sb.st_size,
-				 (intmax_t)sb.st_mtim.tv_sec,
-				 sb.st_mtim.tv_nsec);
+		outcache_file_fact(out, path);
 		free(path);
 	}
 	error_clear(&ctx->err);

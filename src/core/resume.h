@@ -18,7 +18,7 @@
 
 /*
  * Gathers the pointer of the campaign in ctx into *out, a new object the
- * caller frees with cJSON_Delete: what status_collect reads (campaign,
+ * caller frees with cJSON_Delete: what the status_collect_* read (campaign,
  * branch, stack with the cached PR states, named stashes, unfinished
  * operations with the commands that finish or undo them, the next
  * hypothesis, the open findings by rank), the test baseline of each

@@ -142,8 +142,7 @@ static int collect_stash(const char *refname, const char *oid, void *data)
  */
 #define AHEAD_BEHIND_KEY "status.aheadBehind"
 
-static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db,
-			const char *base)
+static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db)
 {
 	struct error ignored = ERROR_INIT;
 	git_repository *repo;
@@ -154,7 +153,7 @@ static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db,
 
 	if (db && db_meta_get(&v, db, AHEAD_BEHIND_KEY, &ignored) == 0 &&
 	    sscanf(v, "%40s %40s %zu %zu", h, b, &ahead, &behind) == 4 &&
-	    !strcmp(h, out->head) && !strcmp(b, base)) {
+	    !strcmp(h, out->head) && !strcmp(b, out->base)) {
 		out->ahead = ahead;
 		out->behind = behind;
 		free(v);
@@ -164,14 +163,14 @@ static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db,
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
 		return rc;
 	if (git_oid_fromstr(&head_oid, out->head) < 0 ||
-	    git_oid_fromstr(&base_oid, base) < 0 ||
+	    git_oid_fromstr(&base_oid, out->base) < 0 ||
 	    (rc = git_graph_ahead_behind(&out->ahead, &out->behind, repo,
 					 &head_oid, &base_oid)) < 0)
 		return error_git(&ctx->err, rc ? rc : -1,
 				 "cannot compare HEAD with '%s'",
 				 out->campaign.base);
 	if (db) {
-		v = xasprintf("%s %s %zu %zu", out->head, base, out->ahead,
+		v = xasprintf("%s %s %zu %zu", out->head, out->base, out->ahead,
 			      out->behind);
 		db_meta_set(db, AHEAD_BEHIND_KEY, v, DB_TRY, &ignored);
 		free(v);
@@ -273,7 +272,7 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
 		goto fail;
 	if (out->base_found && out->head[0] &&
-	    (rc = ahead_behind(out, ctx, db, out->base)) < 0)
+	    (rc = ahead_behind(out, ctx, db)) < 0)
 		goto fail;
 	if (!db)
 		return 0;
@@ -292,13 +291,6 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 fail:
 	status_release(out);
 	return rc;
-}
-
-int status_collect(struct status *out, struct ctx *ctx)
-{
-	int rc = status_collect_repo(out, ctx);
-
-	return rc < 0 ? rc : status_collect_records(out, ctx);
 }
 
 void status_facts(struct buf *out, const struct status *st)

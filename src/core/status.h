@@ -27,7 +27,7 @@ struct named_stash {
 	char id[41]; /* the stash commit */
 };
 
-/* The open findings status_collect reads, at most */
+/* The open findings status_collect_records reads, at most */
 #define STATUS_FINDINGS 5
 
 /* The last A/B run, from the database table ab_run. */
@@ -64,13 +64,12 @@ struct status {
 	struct umbrella_pending umbrella_pending;
 };
 
-/* Gathers the status of the campaign in ctx; release with
- * status_release(). GCAMP_ENOTINIT without a campaign. */
-int status_collect(struct status *out, struct ctx *ctx);
-/* status_collect in its two steps: what the repository's files say (the
- * campaign, branch, HEAD, base, stack and named stashes, read through
- * gitlite), then what the database and the object database add (ahead and
- * behind, operations, PRs, records). On failure each releases out. */
+/* Gathers the status of the campaign in ctx in two steps: what the
+ * repository's files say (the campaign, branch, HEAD, base, stack and named
+ * stashes, read through gitlite), then what the database and the object
+ * database add (ahead and behind, operations, PRs, records). Release with
+ * status_release(); on failure each releases out. GCAMP_ENOTINIT without a
+ * campaign. */
 int status_collect_repo(struct status *out, struct ctx *ctx);
 int status_collect_records(struct status *out, struct ctx *ctx);
 /* Appends what status_collect_repo gathered, a fact a line: what a
