@@ -73,7 +73,7 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
-SRCS := $(sort $(wildcard src/*/*.c))
+SRCS := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 # the built-in templates (src/core/template.h), compiled into the binary
 TEMPLATES := $(sort $(wildcard templates/*.md))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/templates.o
