@@ -255,7 +255,7 @@ git campaign status --short | grep -q ' restack:1\b' ||
 		"stack is not what this benchmark means to measure"
 
 # status and resume keep their last rendering while nothing they show
-# changes (src/core/outcache.h), once the database's last change is two
+# changes (src/core/base/outcache.h), once the database's last change is two
 # seconds old: as on a prompt a while after the last command. The runs
 # with GIT_CAMPAIGN_NO_CACHE=1 read everything afresh, as the first run
 # after a change does.

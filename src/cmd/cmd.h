@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);

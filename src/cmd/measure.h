@@ -5,7 +5,7 @@
 
 #include <git2.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 
 extern const char *const measure_show_usage[];
 extern const char *const measure_log_usage[];

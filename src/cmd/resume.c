@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/outcache.h"
+#include "core/base/outcache.h"
 #include "core/resume.h"
 #include "core/status.h"
 #include "util/options.h"
@@ -50,7 +50,7 @@ static int print_saved(struct ctx *ctx, int json)
 
 /* The pointer as the records stand: the database's part is read only when
  * no rendering was kept for these facts and this database
- * (src/core/outcache.h). */
+ * (src/core/base/outcache.h). */
 static int print_current(struct ctx *ctx, int json)
 {
 	struct outcache oc = OUTCACHE_INIT;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/outcache.h"
+#include "core/base/outcache.h"
 #include "core/status.h"
 #include "util/buf.h"
 #include "util/options.h"
@@ -266,7 +266,7 @@ int cmd_status(int argc, const char **argv, struct ctx *ctx)
 	if (status_collect_repo(&st, ctx) < 0)
 		return cmd_fail(ctx);
 	/* the database's part is read only when no rendering was kept for
-	 * these facts and this database (src/core/outcache.h) */
+	 * these facts and this database (src/core/base/outcache.h) */
 	status_facts(&facts, &st);
 	outcache_begin(&oc, ctx,
 		       json    ? "status --json"

@@ -10,7 +10,7 @@
 #include <git2.h>
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/floor.h"
 #include "core/stats.h"
 #include "import/import.h"

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "core/fingerprint.h"
-#include "core/forge.h"
+#include "core/base/forge_url.h"
 #include "core/journal.h"
 #include "core/notes.h"
 #include "io/gitlite.h"

@@ -4,7 +4,7 @@
 #ifndef GCAMP_CAMPAIGN_H
 #define GCAMP_CAMPAIGN_H
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 
 struct campaign {
 	char *name;

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

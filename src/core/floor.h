@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/record.h"
 #include "util/error.h"
 

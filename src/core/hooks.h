@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/strvec.h"

@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "import/import.h"
 #include "util/buf.h"
 #include "util/strvec.h"

@@ -6,7 +6,7 @@
 
 #include <git2.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

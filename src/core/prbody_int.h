@@ -8,7 +8,7 @@
 #include <git2.h>
 
 #include "core/campaign.h"
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

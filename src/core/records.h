@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 
 #define HYPO_DEFAULT_TOLERANCE 10.0 /* percent of the prediction */
 

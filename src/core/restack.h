@@ -6,7 +6,7 @@
 #ifndef GCAMP_RESTACK_H
 #define GCAMP_RESTACK_H
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/strvec.h"
 
 struct restack_opts {

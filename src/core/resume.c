@@ -13,7 +13,7 @@
 #include "core/fingerprint.h"
 #include "core/floor.h"
 #include "core/measure.h"
-#include "core/outcache.h"
+#include "core/base/outcache.h"
 #include "core/status.h"
 #include "core/template.h"
 #include "core/testrun.h"

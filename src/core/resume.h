@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/status.h"
 #include "util/buf.h"
 

@@ -9,7 +9,7 @@
 
 #include <git2.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 
 #define STACK_NONE ((size_t)-1)
 

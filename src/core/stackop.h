@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <git2.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/restack.h"
 
 struct op_branch {

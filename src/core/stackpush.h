@@ -4,7 +4,7 @@
 
 #include <git2.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/stack.h"
 #include "util/strvec.h"
 

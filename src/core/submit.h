@@ -5,7 +5,7 @@
 #ifndef GCAMP_SUBMIT_H
 #define GCAMP_SUBMIT_H
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/restack.h"
 #include "util/buf.h"
 #include "util/strvec.h"

@@ -7,7 +7,7 @@
 #include <git2.h>
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 
 #define SYNC_NOTES_REF "refs/notes/campaign"

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/fingerprint.h"
 #include "import/import.h"
 #include "util/strvec.h"

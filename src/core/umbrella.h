@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/campaign.h"
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "io/github.h"
 #include "util/buf.h"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The renderings of status and resume kept between runs
-# (src/core/outcache.c): used while nothing they show changed, never after.
+# (src/core/base/outcache.c): used while nothing they show changed, never after.
 # A kept rendering is proved used by marking it: a run that prints the
 # mark used it, one that does not read afresh.
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "core/floor.h"
 #include "core/profiling.h"
 #include "util/buf.h"

@@ -1,4 +1,4 @@
-/* Unit tests for src/core/forge.c: OWNER/REPO from remote URLs. */
+/* Unit tests for src/core/base/forge_url.c: OWNER/REPO from remote URLs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/forge.h"
+#include "core/base/forge_url.h"
 
 static void expect(const char *url, const char *host, const char *owner,
 		   const char *repo)

@@ -1,5 +1,5 @@
 /* Remote URL parsing for the forge repository name. */
-#include "core/forge.h"
+#include "core/base/forge_url.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Renderings kept between runs, keyed by what they depend on. */
-#include "core/outcache.h"
+#include "core/base/outcache.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Lazily opened resources of one command. */
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 
 #include "io/signature.h"
 

@@ -7,7 +7,7 @@
 #ifndef GCAMP_OUTCACHE_H
 #define GCAMP_OUTCACHE_H
 
-#include "core/ctx.h"
+#include "core/base/ctx.h"
 #include "util/buf.h"
 
 struct outcache {
