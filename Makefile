@@ -74,7 +74,7 @@ say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 SRCS := $(sort $(wildcard src/*/*.c src/*/*/*.c))
-# the built-in templates (src/core/template.h), compiled into the binary
+# the built-in templates (src/util/template.h), compiled into the binary
 TEMPLATES := $(sort $(wildcard templates/*.md))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/templates.o
 LIB := $(BUILD)/libgcamp.a
@@ -185,7 +185,7 @@ FUZZ_SAN := address,undefined
 FUZZ_HAVE := $(foreach f,$(FUZZ_FORMATS),$(if $(shell grep -s -E \
 	'^[[:space:]]*\{"$(f)",' src/import/import.c),$(f)))
 FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c) src/io/proc.c \
-	src/core/template.c)
+	src/util/template.c)
 FUZZ_OBJS := $(FUZZ_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_HAVE:%=$(FUZZ_DIR)/fuzz-%) $(FUZZ_DIR)/fuzz-template
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L \

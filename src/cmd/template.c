@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/template.h"
+#include "util/template.h"
 #include "util/options.h"
 
 static const char *const template_usage[] = {

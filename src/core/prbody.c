@@ -15,7 +15,7 @@
 #include "core/prbody_int.h"
 #include "core/record.h"
 #include "core/records.h"
-#include "core/template.h"
+#include "util/template.h"
 #include "core/testrun.h"
 #include "io/repo.h"
 #include "util/xalloc.h"

@@ -15,7 +15,7 @@
 #include "core/measure.h"
 #include "core/base/outcache.h"
 #include "core/status.h"
-#include "core/template.h"
+#include "util/template.h"
 #include "core/testrun.h"
 #include "io/gitlite.h"
 #include "io/signature.h"

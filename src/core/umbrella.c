@@ -8,7 +8,7 @@
 
 #include "core/prbody.h"
 #include "core/resume.h"
-#include "core/template.h"
+#include "util/template.h"
 #include "io/gitcfg.h"
 #include "util/xalloc.h"
 

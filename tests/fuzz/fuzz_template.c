@@ -1,4 +1,4 @@
-/* libFuzzer target for the template engine (src/core/template.c): a
+/* libFuzzer target for the template engine (src/util/template.c): a
  * repository's .campaign/templates/ file is input the tool does not write.
  * Every input is rendered over a fixed data object (strings, numbers, lists,
  * nested objects) and must neither crash, leak, nor read past the text;
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/template.h"
+#include "util/template.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

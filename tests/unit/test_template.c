@@ -1,4 +1,4 @@
-/* Unit tests for the template engine (src/core/template.c): each case renders
+/* Unit tests for the template engine (src/util/template.c): each case renders
  * a template over JSON data and compares the whole output; the whitespace
  * cases follow the Mustache spec's "standalone" rules. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/template.h"
+#include "util/template.h"
 
 /* Renders TEXT over the JSON DATA; returns the output (static) or the error
  * message prefixed with "ERROR ". */

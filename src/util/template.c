@@ -1,6 +1,6 @@
 /* The template engine (see template.h): the text is cut into tokens once,
  * checked whole, then rendered by walking the tokens over the cJSON data. */
-#include "core/template.h"
+#include "util/template.h"
 
 #include <errno.h>
 #include <stdio.h>
