@@ -10,7 +10,7 @@
 #include "cmd/measure.h"
 #include "core/ab.h"
 #include "core/records.h"
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "util/buf.h"
 #include "util/options.h"
 

@@ -1,6 +1,6 @@
 /* Same-build A/B runs: build a baseline (A) and the change (B), run both
  * with interleaved order, controls in the same schedule, and judge the
- * difference with the statistics of src/core/stats.c. Nothing is lost: the
+ * difference with the statistics of src/core/stats/stats.c. Nothing is lost: the
  * change is kept under a named stash or never moved at all, and every step
  * is journalled so that --abort puts everything back after a crash. */
 #ifndef GCAMP_AB_H
@@ -12,7 +12,7 @@
 
 #include "core/base/ctx.h"
 #include "core/floor.h"
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "import/import.h"
 #include "util/buf.h"
 #include "util/strvec.h"

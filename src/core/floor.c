@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "core/measure.h"
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "io/cuda.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

@@ -8,7 +8,7 @@
 
 #include "core/base/ctx.h"
 #include "core/record.h"
-#include "core/stats.h"
+#include "core/stats/stats.h"
 
 #define MEASURE_NOTES_REF "refs/notes/campaign"
 

@@ -13,7 +13,7 @@
 #include "core/measure.h"
 #include "core/record.h"
 #include "core/records.h"
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"
 #include "util/xalloc.h"

@@ -10,7 +10,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "util/xalloc.h"
 
 void record_init(struct record *r)

@@ -1,8 +1,8 @@
 /* The statistics module: summaries, the Mann-Whitney U test, Hodges-Lehmann
  * intervals and the Holm adjustment, as benchstat computes them
  * (measurement.md §3); fits and bootstraps are in stats_fit.c. */
-#include "core/stats.h"
-#include "core/stats_int.h"
+#include "core/stats/stats.h"
+#include "core/stats/stats_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* Trends and fits for the statistics module: Theil-Sen lines, the
  * Mann-Kendall drift test, and seeded percentile bootstraps of an iteration
  * sweep and of a ratio of medians (measurement.md §3 items 6, 8 and 10). */
-#include "core/stats.h"
-#include "core/stats_int.h"
+#include "core/stats/stats.h"
+#include "core/stats/stats_int.h"
 
 #include <math.h>
 #include <stdlib.h>
