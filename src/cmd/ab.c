@@ -9,7 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/ab.h"
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "util/options.h"
 #include "util/xalloc.h"
 

@@ -7,7 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/records.h"
+#include "core/records/hypo.h"
 #include "util/options.h"
 
 static const char *const finding_usage[] = {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/ab_int.h"
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "core/stash.h"
 #include "io/proc.h"
 #include "io/repo.h"

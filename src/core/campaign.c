@@ -11,7 +11,7 @@
 
 #include "core/fingerprint.h"
 #include "core/base/forge_url.h"
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "core/notes.h"
 #include "io/gitlite.h"
 #include "io/repo.h"

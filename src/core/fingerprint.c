@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/hostinfo.h"
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"

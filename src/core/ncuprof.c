@@ -12,7 +12,7 @@
 #include "core/fingerprint.h"
 #include "core/measure.h"
 #include "core/record.h"
-#include "core/records.h"
+#include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"

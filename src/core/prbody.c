@@ -14,9 +14,9 @@
 #include "core/prbody.h"
 #include "core/prbody_int.h"
 #include "core/record.h"
-#include "core/records.h"
+#include "core/records/hypo.h"
 #include "util/template.h"
-#include "core/testrun.h"
+#include "core/records/testrun.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 

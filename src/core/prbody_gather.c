@@ -10,7 +10,7 @@
 #include "core/measure.h"
 #include "core/prbody_int.h"
 #include "core/record.h"
-#include "core/testrun.h"
+#include "core/records/testrun.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"
 #include "util/xalloc.h"

@@ -16,7 +16,7 @@
 #include "core/base/outcache.h"
 #include "core/status.h"
 #include "util/template.h"
-#include "core/testrun.h"
+#include "core/records/testrun.h"
 #include "io/gitlite.h"
 #include "io/signature.h"
 #include "util/strvec.h"

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "core/stack.h"
 #include "io/repo.h"
 #include "io/signature.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "core/restack.h"
 #include "core/stack.h"
 #include "core/stackop.h"

@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "core/campaign.h"
-#include "core/journal.h"
-#include "core/records.h"
+#include "core/records/journal.h"
+#include "core/records/hypo.h"
 #include "core/umbrella.h"
 #include "io/prcache.h"
 #include "util/buf.h"

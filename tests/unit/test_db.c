@@ -1,4 +1,4 @@
-/* Unit tests for src/io/db.c and src/core/journal.c: migrations, refusals
+/* Unit tests for src/io/db.c and src/core/records/journal.c: migrations, refusals
  * and the operation journal, on ":memory:" and on files the tests make. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/journal.h"
+#include "core/records/journal.h"
 #include "io/db.h"
 
 static char dir[] = "/tmp/gcamp-test-db-XXXXXX";

@@ -1,4 +1,4 @@
-/* Unit tests for src/core/records.c and src/core/testrun.c: the tolerance
+/* Unit tests for src/core/records/hypo.c and src/core/records/testrun.c: the tolerance
  * rule, one next hypothesis, the findings' rank, and test counts summed
  * per class within one environment only. The database is a file named by
  * GIT_CAMPAIGN_DB, so no repository is needed. */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/records.h"
-#include "core/testrun.h"
+#include "core/records/hypo.h"
+#include "core/records/testrun.h"
 
 static char dir[] = "/tmp/gcamp-test-records-XXXXXX";
 

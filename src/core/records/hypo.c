@@ -1,5 +1,5 @@
 /* Hypotheses and findings in the database (tables hypothesis, finding). */
-#include "core/records.h"
+#include "core/records/hypo.h"
 
 #include <errno.h>
 #include <math.h>

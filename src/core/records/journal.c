@@ -1,5 +1,5 @@
 /* The operation journal in the database. */
-#include "core/journal.h"
+#include "core/records/journal.h"
 
 #include <signal.h>
 #include <stdlib.h>

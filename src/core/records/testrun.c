@@ -1,5 +1,5 @@
 /* Test results per class, commit and environment in the database. */
-#include "core/testrun.h"
+#include "core/records/testrun.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
