@@ -7,7 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/floor.h"
 #include "core/measure.h"
 #include "core/profiling.h"

@@ -10,7 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
 #include "core/campaign.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure.h"
 #include "import/import.h"
 #include "io/repo.h"

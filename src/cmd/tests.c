@@ -7,7 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/records/testrun.h"
 #include "util/buf.h"
 #include "util/options.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/ab.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure.h"
 #include "core/record.h"
 #include "io/repo.h"

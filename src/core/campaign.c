@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/base/forge_url.h"
 #include "core/records/journal.h"
 #include "core/notes.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure.h"
 #include "io/repo.h"
 #include "util/buf.h"

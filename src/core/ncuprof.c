@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure.h"
 #include "core/record.h"
 #include "core/records/hypo.h"

@@ -9,7 +9,7 @@
 
 #include "core/ab.h"
 #include "core/campaign.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure.h"
 #include "core/prbody.h"
 #include "core/prbody_int.h"

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/ab.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/floor.h"
 #include "core/measure.h"
 #include "core/base/outcache.h"

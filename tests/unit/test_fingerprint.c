@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "core/hostinfo.h"
 #include "io/cuda.h"
 #include "util/xalloc.h"

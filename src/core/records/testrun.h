@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/base/ctx.h"
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 #include "import/import.h"
 #include "util/strvec.h"
 

@@ -1,7 +1,7 @@
 /* The fingerprint's shape (identity and info keys), its canonical JSON and
  * id, and where it is kept: the env table and refs/campaign/env/<id>. The
  * probes are in fingerprint_collect.c. */
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Probing this machine for its fingerprint, with the expensive probes
  * (`java -version`, cuInit) cached in the database's meta table under a
  * stamp of what would change their answer. */
-#include "core/fingerprint.h"
+#include "core/machine/fingerprint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
