@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/hostinfo.h"
+#include "io/hostinfo.h"
 #include "util/buf.h"
 
 /* The text after "key:" on the line that starts with key, or NULL. */

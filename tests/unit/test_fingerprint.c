@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/machine/fingerprint.h"
-#include "core/hostinfo.h"
+#include "io/hostinfo.h"
 #include "io/cuda.h"
 #include "util/xalloc.h"
 

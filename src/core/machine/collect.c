@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/hostinfo.h"
+#include "io/hostinfo.h"
 #include "io/cuda.h"
 #include "util/buf.h"
 #include "util/trace.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hostinfo.h"
+#include "io/hostinfo.h"
 #include "core/records/journal.h"
 #include "io/gitlite.h"
 #include "io/repo.h"

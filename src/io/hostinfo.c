@@ -1,7 +1,7 @@
 /* The machine's facts from /proc, /sys, /etc, uname, glibc, and the JDK's
  * release file or `java` itself. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "core/hostinfo.h"
+#include "io/hostinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
