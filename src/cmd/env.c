@@ -9,7 +9,7 @@
 #include "cmd/measure.h"
 #include "core/machine/fingerprint.h"
 #include "core/floor.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "core/profiling.h"
 #include "util/options.h"
 

@@ -11,7 +11,7 @@
 #include "cmd/measure.h"
 #include "core/campaign.h"
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "import/import.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -10,7 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "util/buf.h"
 #include "util/options.h"
 #include "util/xalloc.h"

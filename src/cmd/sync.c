@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/measure.h"
-#include "core/sync.h"
+#include "core/measure/measure.h"
+#include "core/measure/sync.h"
 #include "util/options.h"
 
 static const char *const sync_usage[] = {

@@ -6,8 +6,8 @@
 
 #include "core/ab.h"
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
-#include "core/record.h"
+#include "core/measure/measure.h"
+#include "core/measure/line.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 

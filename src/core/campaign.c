@@ -12,7 +12,7 @@
 #include "core/machine/fingerprint.h"
 #include "core/base/forge_url.h"
 #include "core/records/journal.h"
-#include "core/notes.h"
+#include "core/measure/notes.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "core/stats/stats.h"
 #include "io/cuda.h"
 #include "util/buf.h"

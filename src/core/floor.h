@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/base/ctx.h"
-#include "core/record.h"
+#include "core/measure/line.h"
 #include "util/error.h"
 
 #define FLOOR_NCOPY 3

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
-#include "core/record.h"
+#include "core/measure/measure.h"
+#include "core/measure/line.h"
 #include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "io/proc.h"

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "core/prbody_int.h"
-#include "core/record.h"
+#include "core/measure/line.h"
 #include "core/records/testrun.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"

@@ -12,7 +12,7 @@
 #include "core/ab.h"
 #include "core/machine/fingerprint.h"
 #include "core/floor.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/status.h"
 #include "util/template.h"

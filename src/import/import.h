@@ -2,7 +2,7 @@
  * hyperfine, JUnit, tornado-test, ...) is one file under src/import/ that
  * turns a tool's output into import records, and one row of the format
  * table in import.c. Importers never print, never exit, never touch git or
- * the database: src/core/measure.c turns records into notes lines. */
+ * the database: src/core/measure/measure.c turns records into notes lines. */
 #ifndef GCAMP_IMPORT_H
 #define GCAMP_IMPORT_H
 

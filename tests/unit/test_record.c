@@ -1,4 +1,4 @@
-/* Unit tests for src/core/record.c: the schema-1 notes line, its key
+/* Unit tests for src/core/measure/line.c: the schema-1 notes line, its key
  * order, strict decoding, canonical config and run ids. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/record.h"
+#include "core/measure/line.h"
 
 /* the example of DESIGN.md §3, on one line */
 static const char example[] =

@@ -1,6 +1,6 @@
-/* Unit tests for src/core/notesmerge.c (git's cat_sort_uniq, the three-way
+/* Unit tests for src/core/measure/notesmerge.c (git's cat_sort_uniq, the three-way
  * choice, the fan-out rule, a merge in a real repository) and for the
- * reading of git's errors in src/core/sync.c. */
+ * reading of git's errors in src/core/measure/sync.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/notesmerge.h"
-#include "core/sync.h"
+#include "core/measure/notesmerge.h"
+#include "core/measure/sync.h"
 
 /* notes_cat_sort_uniq of two C strings (NULL: no note) */
 static void expect_csu(const char *a, const char *b, const char *want)

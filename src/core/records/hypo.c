@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/record.h"
+#include "core/measure/line.h"
 #include "util/xalloc.h"
 
 static char *col_str(sqlite3_stmt *st, int i)

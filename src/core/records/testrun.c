@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/record.h"
+#include "core/measure/line.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

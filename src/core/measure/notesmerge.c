@@ -1,5 +1,5 @@
 /* The cat_sort_uniq notes merge: git's semantics, written with libgit2. */
-#include "core/notesmerge.h"
+#include "core/measure/notesmerge.h"
 
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>

@@ -1,6 +1,6 @@
 /* Schema-1 measurement records: encoding in a fixed key order, strict
  * decoding, canonical config, run ids. */
-#include "core/record.h"
+#include "core/measure/line.h"
 
 #include <errno.h>
 #include <math.h>

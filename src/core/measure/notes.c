@@ -1,7 +1,7 @@
 /* The notes trees of refs/notes/campaign: finding a commit's note through
  * git's fan-out folders, writing a note with lines appended as one notes
  * commit, and moving the ref by compare-and-swap. */
-#include "core/notes.h"
+#include "core/measure/notes.h"
 
 #include "io/signature.h"
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 

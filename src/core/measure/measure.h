@@ -7,7 +7,7 @@
 #include <git2.h>
 
 #include "core/base/ctx.h"
-#include "core/record.h"
+#include "core/measure/line.h"
 #include "core/stats/stats.h"
 
 #define MEASURE_NOTES_REF "refs/notes/campaign"

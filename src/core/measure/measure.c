@@ -1,13 +1,13 @@
 /* Measurements in refs/notes/campaign and their database index: appending
  * lines to a note in one notes commit together with the index rows, and
  * keeping the index in step when git or sync moves the notes ref. */
-#include "core/measure.h"
+#include "core/measure/measure.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/notes.h"
+#include "core/measure/notes.h"
 #include "import/import.h"
 #include "io/gitlite.h"
 #include "io/repo.h"

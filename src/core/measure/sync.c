@@ -1,14 +1,14 @@
 /* git campaign sync: fetch, merge and push measurements (notes) and
  * fingerprints (env refs), with the `git` program for the network and
  * libgit2 for everything else. */
-#include "core/sync.h"
+#include "core/measure/sync.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/notesmerge.h"
+#include "core/measure/notesmerge.h"
 #include "io/proc.h"
 #include "io/signature.h"
 #include "io/repo.h"

@@ -1,4 +1,4 @@
-/* The notes trees of refs/notes/campaign, as src/core/measure.c writes and
+/* The notes trees of refs/notes/campaign, as src/core/measure/measure.c writes and
  * reads them: a commit's note found through git's fan-out folders, lines
  * appended as one notes commit, the ref moved by compare-and-swap. */
 #ifndef GCAMP_NOTES_H

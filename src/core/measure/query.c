@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/machine/fingerprint.h"
-#include "core/measure.h"
+#include "core/measure/measure.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
