@@ -4,7 +4,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "util/options.h"
 #include "util/suggest.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/umbrella.h"
 #include "io/github.h"
 #include "util/options.h"

@@ -9,7 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
 #include "import/import.h"

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/prbody.h"
 #include "io/github.h"
 #include "io/repo.h"

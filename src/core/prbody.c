@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/ab.h"
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
 #include "core/prbody.h"

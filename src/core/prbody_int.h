@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 #include <git2.h>
 
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/strvec.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/records/journal.h"
 #include "core/records/hypo.h"
 #include "core/umbrella.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/stack.h"
 #include "core/stackpush.h"
 #include "core/umbrella.h"

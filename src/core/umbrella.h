@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 #include "core/base/ctx.h"
 #include "io/github.h"
 #include "util/buf.h"

@@ -1,5 +1,5 @@
 /* Campaign settings, base and forge detection, init. */
-#include "core/campaign.h"
+#include "core/campaign/campaign.h"
 
 #include <ctype.h>
 #include <errno.h>
