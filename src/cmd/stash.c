@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "core/stash.h"
+#include "core/stash/stash.h"
 #include "util/options.h"
 
 static const char *const stash_usage[] = {

@@ -10,7 +10,7 @@
 
 #include "core/ab_int.h"
 #include "core/records/journal.h"
-#include "core/stash.h"
+#include "core/stash/stash.h"
 #include "io/proc.h"
 #include "io/repo.h"
 #include "util/xalloc.h"

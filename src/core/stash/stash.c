@@ -2,7 +2,7 @@
  * refs/campaign/stash/. The commits have the shape `git stash` gives them
  * (parents: HEAD, the index commit, optionally the untracked-files commit)
  * so that git's own tools read them, but refs/stash is never touched. */
-#include "core/stash.h"
+#include "core/stash/stash.h"
 
 #include <errno.h>
 #include <stdio.h>

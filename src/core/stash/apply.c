@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/stash.h"
+#include "core/stash/stash.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
