@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/restack.h"
-#include "core/stack.h"
+#include "core/stack/restack.h"
+#include "core/stack/graph.h"
 #include "core/submit.h"
 #include "util/options.h"
 

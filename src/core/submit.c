@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "core/campaign/campaign.h"
-#include "core/stack.h"
-#include "core/stackpush.h"
+#include "core/stack/graph.h"
+#include "core/stack/push.h"
 #include "core/umbrella.h"
 #include "io/db.h"
 #include "io/github.h"

@@ -6,7 +6,7 @@
 #define GCAMP_SUBMIT_H
 
 #include "core/base/ctx.h"
-#include "core/restack.h"
+#include "core/stack/restack.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

@@ -1,7 +1,7 @@
 /* A journaled stack operation (restack, move, delete, undo) as the journal
  * records it, and the steps every such operation shares: backups, the
  * all-at-once ref update, the work tree at the end, abort. Internal to
- * core/restack.c and core/stackop.c. */
+ * core/stack/restack.c and core/stack/op.c. */
 #ifndef GCAMP_STACKOP_H
 #define GCAMP_STACKOP_H
 
@@ -9,7 +9,7 @@
 #include <git2.h>
 
 #include "core/base/ctx.h"
-#include "core/restack.h"
+#include "core/stack/restack.h"
 
 struct op_branch {
 	char *name;

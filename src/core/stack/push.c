@@ -1,6 +1,6 @@
 /* The push of stack submit: the branches of a stack in one run of git push,
  * each with its lease, and what went through. */
-#include "core/stackpush.h"
+#include "core/stack/push.h"
 
 #include <stdio.h>
 #include <stdlib.h>

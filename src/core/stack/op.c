@@ -1,6 +1,6 @@
 /* Journaled stack operations: the state the journal holds, backups, the
  * all-at-once ref update and the work tree at the end or on abort. */
-#include "core/stackop.h"
+#include "core/stack/op.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/records/journal.h"
-#include "core/stack.h"
+#include "core/stack/graph.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"

@@ -1,14 +1,14 @@
 /* restack, move, continue, abort and skip-branch: which branches to
  * replay and the checks before anything starts, then taking up an
- * unfinished operation (the replay itself is in core/replay.c). */
-#include "core/restack.h"
+ * unfinished operation (the replay itself is in core/stack/replay.c). */
+#include "core/stack/restack.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stack.h"
-#include "core/stackop.h"
+#include "core/stack/graph.h"
+#include "core/stack/op.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/trace.h"

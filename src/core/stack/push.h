@@ -5,7 +5,7 @@
 #include <git2.h>
 
 #include "core/base/ctx.h"
-#include "core/stack.h"
+#include "core/stack/graph.h"
 #include "util/strvec.h"
 
 /*

@@ -6,9 +6,9 @@
 #include <time.h>
 
 #include "core/records/journal.h"
-#include "core/restack.h"
-#include "core/stack.h"
-#include "core/stackop.h"
+#include "core/stack/restack.h"
+#include "core/stack/graph.h"
+#include "core/stack/op.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

@@ -1,7 +1,7 @@
 /* Stacked branches: the graph recorded in git config
  * (branch.NAME.campaignParent / campaignParentTip), its checks, and the
  * commands that only edit it (new, adopt, show, delete). The rebase engine
- * is in core/restack.h. */
+ * is in core/stack/restack.h. */
 #ifndef GCAMP_STACK_H
 #define GCAMP_STACK_H
 

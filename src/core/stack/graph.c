@@ -1,5 +1,5 @@
 /* The stack graph from git config, its checks, new and adopt. */
-#include "core/stack.h"
+#include "core/stack/graph.h"
 
 #include <dirent.h>
 #include <stdint.h>

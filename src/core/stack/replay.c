@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/restack.h"
-#include "core/stack.h"
-#include "core/stackop.h"
+#include "core/stack/restack.h"
+#include "core/stack/graph.h"
+#include "core/stack/op.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
