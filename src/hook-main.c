@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 #include "util/xalloc.h"
 
 int main(int argc, char **argv)

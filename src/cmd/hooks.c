@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 #include "util/options.h"
 
 static const char *const hooks_usage[] = {

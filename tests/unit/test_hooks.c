@@ -1,5 +1,5 @@
 /* Unit tests for the hooks' pure parts: git's message cleanup, the
- * commit-msg rules (src/core/hookmsg.c) and the config file reader the
+ * commit-msg rules (src/core/hooks/msg.c) and the config file reader the
  * hooks use instead of libgit2 (src/io/gitlite.c). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 #include "io/gitlite.h"
 
 static char *cleaned(struct buf *b, const char *text, enum msg_cleanup m)

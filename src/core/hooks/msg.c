@@ -1,5 +1,5 @@
 /* The commit-msg rules: git's cleanup, one line, no AI attribution. */
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 
 #include <regex.h>
 #include <stdio.h>

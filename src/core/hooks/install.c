@@ -2,7 +2,7 @@
  * already there, the pre-commit framework. */
 /* realpath */
 #define _XOPEN_SOURCE 700
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>

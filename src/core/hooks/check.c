@@ -1,7 +1,7 @@
 /* The hooks' checks. Nothing here may load libgit2: the repository is read
  * through io/gitlite and the PR cache through io/prcache, so that the
  * separate git-campaign-hook program links only libc and sqlite. */
-#include "core/hooks.h"
+#include "core/hooks/hooks.h"
 
 #include <errno.h>
 #include <stdlib.h>
