@@ -8,9 +8,9 @@
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
 #include "core/machine/fingerprint.h"
-#include "core/floor.h"
+#include "core/probe/floor.h"
 #include "core/measure/measure.h"
-#include "core/profiling.h"
+#include "core/probe/counters.h"
 #include "util/options.h"
 
 static const char *const env_usage[] = {

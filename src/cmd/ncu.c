@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/ncuprof.h"
+#include "core/probe/ncu.h"
 #include "util/buf.h"
 #include "util/options.h"
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "core/base/ctx.h"
-#include "core/floor.h"
+#include "core/probe/floor.h"
 #include "core/stats/stats.h"
 #include "import/import.h"
 #include "util/buf.h"

@@ -11,7 +11,7 @@
 
 #include "core/ab.h"
 #include "core/machine/fingerprint.h"
-#include "core/floor.h"
+#include "core/probe/floor.h"
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/status.h"

@@ -58,7 +58,7 @@ struct cuda_api {
 	/* optional: error names and texts */
 	cuda_result (*cuGetErrorName)(cuda_result r, const char **name);
 	cuda_result (*cuGetErrorString)(cuda_result r, const char **text);
-	/* The floor (core/floor.h). The primary context is the one every
+	/* The floor (core/probe/floor.h). The primary context is the one every
 	 * runtime-API program shares; retaining it changes no device
 	 * setting. */
 	cuda_result (*cuDevicePrimaryCtxRetain)(cuda_ctx *ctx, cuda_dev dev);

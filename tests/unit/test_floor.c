@@ -1,5 +1,5 @@
-/* Unit tests for the pure parts of src/core/floor.c and
- * src/core/profiling.c: the floor's records and JSON, the parsing of the
+/* Unit tests for the pure parts of src/core/probe/floor.c and
+ * src/core/probe/counters.c: the floor's records and JSON, the parsing of the
  * driver's params and /proc/self/status, and which stored floor is an
  * env's (a database file named by GIT_CAMPAIGN_DB). The measurement itself
  * runs against the stand-in libcuda in tests/e2e/56-floor.bats. */
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/base/ctx.h"
-#include "core/floor.h"
-#include "core/profiling.h"
+#include "core/probe/floor.h"
+#include "core/probe/counters.h"
 #include "util/buf.h"
 
 /* the figures one H200 gave (tests/gpu/h200-verify.sh) */

@@ -1,4 +1,4 @@
-/* Unit tests for the pure parts of src/core/ncuprof.c: the reading of ncu's
+/* Unit tests for the pure parts of src/core/probe/ncu.c: the reading of ncu's
  * records (real H200 outputs in tests/fixtures/ncu) and the classification
  * of the Speed-of-Light figures, on both sides of every threshold. The
  * run itself is tested against a stand-in ncu in tests/e2e/57-ncu.bats. */
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "core/ncuprof.h"
+#include "core/probe/ncu.h"
 #include "import_test.h"
 
 /* The reading of fixture rel through the ncu importer */

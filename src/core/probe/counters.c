@@ -1,7 +1,7 @@
 /* The hardware-counter permission check: the NVIDIA driver's
  * RmProfilingAdminOnly parameter against this user's privileges. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/profiling.h"
+#include "core/probe/counters.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The dispatch floor through the CUDA Driver API: an embedded PTX module,
  * empty launches, small synchronous copies and one large device copy. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/floor.h"
+#include "core/probe/floor.h"
 
 #include <math.h>
 #include <sqlite3.h>

@@ -1,7 +1,7 @@
 /* git campaign ncu's core: the Speed-of-Light reading of one kernel, the
  * sections it calls for next, and the profiled run kept as records on HEAD
  * with its hand-back record. */
-#include "core/ncuprof.h"
+#include "core/probe/ncu.h"
 
 #include <errno.h>
 #include <math.h>
