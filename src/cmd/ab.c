@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "core/records/journal.h"
 #include "util/options.h"
 #include "util/xalloc.h"

@@ -8,7 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "util/buf.h"

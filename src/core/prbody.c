@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "core/machine/fingerprint.h"
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"

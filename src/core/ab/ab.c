@@ -1,7 +1,7 @@
 /* The A/B harness: prepares both arms (a kept worktree for A, or the
  * user's stash procedure made safe), runs the schedule and collects the
  * samples; ab_report.c judges and renders them. */
-#include "core/ab.h"
+#include "core/ab/ab.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ab_int.h"
+#include "core/ab/ab_int.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"

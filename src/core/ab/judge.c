@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "util/xalloc.h"
 
 /* Fewer runs per arm give numbers but no verdict: below 5 an exact

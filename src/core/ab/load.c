@@ -4,7 +4,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "io/db.h"
 #include "util/xalloc.h"
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ab_int.h"
+#include "core/ab/ab_int.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"

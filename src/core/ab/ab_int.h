@@ -3,7 +3,7 @@
 #ifndef GCAMP_AB_INT_H
 #define GCAMP_AB_INT_H
 
-#include "core/ab.h"
+#include "core/ab/ab.h"
 #include "io/db.h"
 
 struct arm {
