@@ -158,7 +158,7 @@ static int run(int argc, const char **argv)
 	if (!(cmd = find_command(argv[1])))
 		return unknown_command(argv[1]);
 	/* status and resume read through gitlite and sqlite, and open the
-	 * repository with libgit2 only when they must (src/core/status.c);
+	 * repository with libgit2 only when they must (src/core/views/status.c);
 	 * the rest may call libgit2 anywhere */
 	if (strcmp(cmd->name, "status") && strcmp(cmd->name, "resume"))
 		repo_lib_init();

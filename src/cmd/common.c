@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "util/options.h"
 #include "util/suggest.h"
 

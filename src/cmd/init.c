@@ -4,7 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "io/github.h"
 #include "util/options.h"
 

@@ -9,7 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
-#include "core/prbody.h"
+#include "core/views/prbody.h"
 #include "io/github.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -7,8 +7,8 @@
 
 #include "cmd/cmd.h"
 #include "core/base/outcache.h"
-#include "core/resume.h"
-#include "core/status.h"
+#include "core/views/resume.h"
+#include "core/views/status.h"
 #include "util/options.h"
 
 static const char *const resume_usage[] = {

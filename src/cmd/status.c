@@ -5,7 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "core/base/outcache.h"
-#include "core/status.h"
+#include "core/views/status.h"
 #include "util/buf.h"
 #include "util/options.h"
 

@@ -2,7 +2,7 @@
  * the GitHub client, the PR cache in the database's pr table. */
 #include "core/submit.h"
 
-#include "core/prbody.h"
+#include "core/views/prbody.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "core/campaign/campaign.h"
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "io/db.h"
 #include "io/github.h"
 #include "io/proc.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "io/db.h"
 #include "util/trace.h"
 #include "util/xalloc.h"

@@ -1,5 +1,5 @@
 /* Unit tests for the pure parts of src/io/http.c, src/io/github*.c and
- * src/core/umbrella.c: Link parsing, redaction, error wording, retry
+ * src/core/views/umbrella.c: Link parsing, redaction, error wording, retry
  * decisions, base URLs, JSON mapping on GitHub's examples, marker splicing. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "io/github.h"
 #include "io/http.h"
 

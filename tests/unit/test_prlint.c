@@ -1,4 +1,4 @@
-/* Unit tests for the PR body lint (src/core/prlint.c): a clean body, then
+/* Unit tests for the PR body lint (src/core/views/prlint.c): a clean body, then
  * for each rule a body that breaks it alone, compared with the whole list
  * of problems. */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/prbody.h"
+#include "core/views/prbody.h"
 #include "util/xalloc.h"
 
 #define BUG "## 1. The bug and its cost\n\nEach launch uploads 24 bytes.\n\n"

@@ -9,7 +9,7 @@
 #include "core/campaign/campaign.h"
 #include "core/records/journal.h"
 #include "core/records/hypo.h"
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 #include "io/prcache.h"
 #include "util/buf.h"
 

@@ -8,7 +8,7 @@
 
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
-#include "core/prbody_int.h"
+#include "core/views/prbody_int.h"
 #include "core/measure/line.h"
 #include "core/records/testrun.h"
 #include "io/gitcfg.h"

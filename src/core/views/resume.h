@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/base/ctx.h"
-#include "core/status.h"
+#include "core/views/status.h"
 #include "util/buf.h"
 
 /* The most of each list one screen shows; the data says how many more. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/prbody.h"
+#include "core/views/prbody.h"
 #include "util/xalloc.h"
 
 const char *const prbody_sections[] = {

@@ -1,13 +1,13 @@
 /* The umbrella issue: render the campaign's section, splice it between the
  * markers, keep within GitHub's body limits, and post marked comments. */
-#include "core/umbrella.h"
+#include "core/views/umbrella.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/prbody.h"
-#include "core/resume.h"
+#include "core/views/prbody.h"
+#include "core/views/resume.h"
 #include "util/template.h"
 #include "io/gitcfg.h"
 #include "util/xalloc.h"

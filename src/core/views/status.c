@@ -1,6 +1,6 @@
 /* Gathering what status shows. */
-#include "core/umbrella.h"
-#include "core/status.h"
+#include "core/views/umbrella.h"
+#include "core/views/status.h"
 
 #include <stdlib.h>
 #include <sqlite3.h>

@@ -1,6 +1,6 @@
 /* Building the resume pointer's data from what status reads and the
  * records, rendering it, and saving it. */
-#include "core/resume.h"
+#include "core/views/resume.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -14,7 +14,7 @@
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
-#include "core/status.h"
+#include "core/views/status.h"
 #include "util/template.h"
 #include "core/records/testrun.h"
 #include "io/gitlite.h"
