@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/stack/restack.h"
 #include "core/stack/graph.h"
-#include "core/submit.h"
+#include "core/forge/submit.h"
 #include "util/options.h"
 
 static const char *const stack_usage[] = {

@@ -1,6 +1,6 @@
 /* stack submit and stack sync: pushes through the git program, PRs through
  * the GitHub client, the PR cache in the database's pr table. */
-#include "core/submit.h"
+#include "core/forge/submit.h"
 
 #include "core/views/prbody.h"
 
