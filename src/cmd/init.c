@@ -5,7 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/views/umbrella.h"
-#include "io/github.h"
+#include "io/github/github.h"
 #include "util/options.h"
 
 static const char *const init_usage[] = {

@@ -10,7 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/views/prbody.h"
-#include "io/github.h"
+#include "io/github/github.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/options.h"

@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/views/umbrella.h"
-#include "io/github.h"
+#include "io/github/github.h"
 #include "util/buf.h"
 #include "util/options.h"
 #include "util/xalloc.h"

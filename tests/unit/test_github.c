@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/views/umbrella.h"
-#include "io/github.h"
+#include "io/github/github.h"
 #include "io/http.h"
 
 static char *slurp(const char *name)

@@ -1,4 +1,4 @@
-/* The pull-request calls of src/io/github_api.c against the fake GitHub
+/* The pull-request calls of src/io/github/api.c against the fake GitHub
  * (tests/fakehub, started here on a free port): create, find by OWNER:BRANCH,
  * update, merged state, a duplicate create, a create whose answer is lost;
  * and no violation of GitHub's spec in any of it. */
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/github.h"
+#include "io/github/github.h"
 #include "io/http.h"
 
 static char dir[] = "/tmp/gcamp-test-gh-XXXXXX";

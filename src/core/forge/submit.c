@@ -14,7 +14,7 @@
 #include "core/stack/push.h"
 #include "core/views/umbrella.h"
 #include "io/db.h"
-#include "io/github.h"
+#include "io/github/github.h"
 #include "io/proc.h"
 #include "util/trace.h"
 #include "util/xalloc.h"

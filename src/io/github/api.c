@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/github_int.h"
+#include "io/github/github_int.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/github.h"
+#include "io/github/github.h"
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
