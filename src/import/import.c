@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "import/nvidia.h"
+#include "import/nvcsv.h"
 #include "import/hyperfine.h"
 #include "import/jfr.h"
 #include "util/buf.h"

@@ -14,7 +14,7 @@
  * - config: kernel=NAME, launch=ID (ncu's ID; in the text form, the
  *   launch's position in the report), section=SECTION (details page),
  *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed. */
-#include "import/nvidia.h"
+#include "import/nvcsv.h"
 #include "import/textscan.h"
 
 #include <stdio.h>

@@ -18,7 +18,7 @@
  * The report is named by the "Processing [...reports/NAME.py]", "Executing
  * 'NAME'" or " ** Title (NAME):" line before it, by a file name ending in
  * _NAME.csv, or else told from its columns. Other reports are skipped. */
-#include "import/nvidia.h"
+#include "import/nvcsv.h"
 #include "import/textscan.h"
 
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "import/import.h"
-#include "import/nvidia.h"
+#include "import/nvcsv.h"
 #include "util/buf.h"
 
 /* Reads a fixture into a buffer of exactly its size (no terminating NUL,

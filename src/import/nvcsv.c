@@ -1,7 +1,7 @@
 /* Text helpers shared by the ncu and nsys importers: a line reader that
  * drops "\r" and ANSI colours, a quoted-CSV splitter with a field cap, and
  * numbers scaled by powers of ten without binary rounding. */
-#include "import/nvidia.h"
+#include "import/nvcsv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
