@@ -52,12 +52,12 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # linking it would cost every process start (status, hooks) ~13 ms.
 # libgit2 with what it needs, and sqlite, are linked statically (the Debian
 # -dev packages ship every archive but GSSAPI's): a start then maps 3 shared
-# objects instead of 21, which halves the cost of `status`; src/gitlink.c,
+# objects instead of 21, which halves the cost of `status`; src/libgit2-stubs.c,
 # linked with libgit2, holds the stand-ins this takes
 SQLITE_LIBS := -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic -ldl -pthread
 PKG_LIBS := $(shell pkg-config --libs libcjson) $(SQLITE_LIBS) -lm
 endif
-GIT_LIBS := $(BUILD)/obj/gitlink.o \
+GIT_LIBS := $(BUILD)/obj/libgit2-stubs.o \
 	-Wl,--wrap=git_mbedtls_stream_global_init \
 	-Wl,--wrap=git_transport_ssh_global_init \
 	-Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap \
@@ -91,7 +91,7 @@ all: $(BIN) $(HOOK_BIN) man
 
 man: $(MANS)
 
-$(BIN): $(BUILD)/obj/main.o $(LIB) $(BUILD)/obj/gitlink.o
+$(BIN): $(BUILD)/obj/main.o $(LIB) $(BUILD)/obj/libgit2-stubs.o
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(GIT_LIBS) \
 		$(PKG_LIBS)
@@ -119,7 +119,7 @@ $(BUILD)/obj/%.o: src/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(BUILD)/obj/gitlink.o
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(BUILD)/obj/libgit2-stubs.o
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ \
@@ -283,6 +283,6 @@ lint: deps-lint
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(BUILD)/obj/hook-main.d $(BUILD)/obj/gitlink.d $(UNIT_BINS:=.d) \
+-include $(OBJS:.o=.d) $(BUILD)/obj/main.d $(BUILD)/obj/hook-main.d $(BUILD)/obj/libgit2-stubs.d $(UNIT_BINS:=.d) \
 	$(FUZZ_OBJS:.o=.d) $(FUZZ_HAVE:%=$(FUZZ_DIR)/obj/fuzz-%.d) \
 	$(FUZZ_DIR)/obj/fuzz-template.d

@@ -1,4 +1,4 @@
-/* Unit tests for src/gitlink.c: libgit2 linked statically starts without
+/* Unit tests for src/libgit2-stubs.c: libgit2 linked statically starts without
  * setting up TLS or SSH, and says so clearly should anything ask it for
  * them (the tool fetches and pushes through the git program). */
 #include <setjmp.h>
