@@ -412,6 +412,21 @@ hint: choose one with --config profiler=VALUE, or show them all with --cross-con
 	[ "$(notes_commits)" = 0 ]
 }
 
+@test "an add waits while another process holds the env ref's lock" {
+	git campaign measure add first 1 >/dev/null
+	env=$(git notes --ref campaign show | sed 's/.*"env":"\([0-9a-f]*\)".*/\1/')
+	git update-ref -d "refs/campaign/env/$env"
+	mkdir -p .git/refs/campaign/env
+	: >".git/refs/campaign/env/$env.lock"
+	git campaign measure add second 2 >out 2>err &
+	pid=$!
+	sleep 0.5
+	rm ".git/refs/campaign/env/$env.lock"
+	wait "$pid" || fail "add failed: $(cat err)"
+	git rev-parse -q --verify "refs/campaign/env/$env" >/dev/null
+	[ "$(rows "metric = 'second'")" = 1 ]
+}
+
 @test "concurrent adds all land, each in its own notes commit" {
 	for i in 1 2 3 4 5 6; do
 		git campaign measure add race "$i" >/dev/null &

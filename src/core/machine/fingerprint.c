@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/hostinfo.h"
 #include "core/records/journal.h"
@@ -277,8 +278,8 @@ static int store_ref(git_repository *repo, const struct fingerprint *fp,
 	cJSON *j = fingerprint_to_json(fp);
 	char *text = cJSON_Print(j);
 	git_reference *ref = NULL;
-	git_oid oid;
-	int rc;
+	git_oid oid, seen;
+	int rc, tries;
 
 	if (git_reference_name_to_id(&oid, repo, name) == 0) {
 		rc = 0; /* recorded before: the first record stays */
@@ -289,7 +290,20 @@ static int store_ref(git_repository *repo, const struct fingerprint *fp,
 		rc = error_git(err, rc, "cannot write fingerprint %s", fp->id);
 		goto out;
 	}
-	rc = git_reference_create(&ref, repo, name, &oid, 0, msg);
+	/* Another process recording the same machine holds the ref's lock
+	 * for a moment: wait for its record (the first stays) rather than
+	 * fail the measurement. */
+	for (tries = 0; tries < 200; tries++) {
+		rc = git_reference_create(&ref, repo, name, &oid, 0, msg);
+		if (rc != GIT_ELOCKED)
+			break;
+		if (git_reference_name_to_id(&seen, repo, name) == 0) {
+			rc = 0;
+			break;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000},
+			  NULL);
+	}
 	if (rc == GIT_EEXISTS) /* another process was first */
 		rc = 0;
 	else if (rc < 0)
