@@ -224,21 +224,8 @@ static void render_json(struct buf *out, const struct status *st)
 		cJSON_AddNullToObject(j, "umbrella_pending");
 	}
 	a = cJSON_AddArrayToObject(j, "unfinished");
-	for (i = 0; i < st->nops; i++) {
-		const struct journal_op *op = &st->ops[i];
-
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "id", (double)op->id);
-		add_str(e, "kind", op->kind);
-		add_str(e, "summary", op->summary);
-		add_str(e, "worktree", op->worktree);
-		add_str(e, "started_at", op->started_at);
-		add_str(e, "updated_at", op->updated_at);
-		add_str(e, "last_step", op->last_step);
-		add_str(e, "continue", op->continue_cmd);
-		add_str(e, "abort", op->abort_cmd);
-		cJSON_AddItemToArray(a, e);
-	}
+	for (i = 0; i < st->nops; i++)
+		cJSON_AddItemToArray(a, status_op_json(&st->ops[i]));
 	cmd_render_json(out, j);
 }
 

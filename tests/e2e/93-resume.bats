@@ -159,6 +159,16 @@ normalize() {
 	[ "$(jpy 'len(d["local"]), d["saved"]' <<<"$j")" = '[8, null]' ]
 }
 
+@test "status --json and resume --format json show an unfinished operation alike" {
+	small_campaign
+	s=$(git campaign status --json)
+	r=$(git campaign resume --format json)
+	[ "$(jpy 'sorted(d["unfinished"][0])' <<<"$s")" = \
+		"$(jpy 'sorted(d["unfinished"][0])' <<<"$r")" ]
+	[ "$(jpy 'd["unfinished"]' <<<"$s")" = "$(jpy 'd["unfinished"]' <<<"$r")" ]
+	[ "$(jpy 'd["unfinished"][0]["updated_at"] is not None' <<<"$r")" = true ]
+}
+
 @test "--save keeps the pointer with time and author; --saved prints it back" {
 	small_campaign
 	run --separate-stderr git campaign resume --saved

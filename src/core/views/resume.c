@@ -455,23 +455,11 @@ static void add_records(cJSON *j, const struct status *st,
 static void add_unfinished(cJSON *j, const struct status *st,
 			   struct local_facts *local)
 {
-	cJSON *a = cJSON_AddArrayToObject(j, "unfinished"), *e;
+	cJSON *a = cJSON_AddArrayToObject(j, "unfinished");
 	size_t i;
 
-	for (i = 0; i < st->nops; i++) {
-		const struct journal_op *op = &st->ops[i];
-
-		e = cJSON_CreateObject();
-		add_num(e, "id", (double)op->id);
-		add_str(e, "kind", op->kind);
-		add_str(e, "summary", op->summary);
-		add_str(e, "worktree", op->worktree);
-		add_str(e, "started_at", op->started_at);
-		add_str(e, "last_step", op->last_step);
-		add_str(e, "continue", op->continue_cmd);
-		add_str(e, "abort", op->abort_cmd);
-		cJSON_AddItemToArray(a, e);
-	}
+	for (i = 0; i < st->nops; i++)
+		cJSON_AddItemToArray(a, status_op_json(&st->ops[i]));
 	local_add(local, st->nops > 0,
 		  "unfinished operations (finish them in this clone)");
 }

@@ -77,6 +77,12 @@ int status_collect_records(struct status *out, struct ctx *ctx);
 void status_facts(struct buf *out, const struct status *st);
 void status_release(struct status *st);
 
+struct cJSON;
+/* One unfinished operation as status --json and resume --format json both
+ * show it (id, kind, summary, worktree, started_at, updated_at, last_step,
+ * continue, abort; null where unset). The caller owns the object. */
+struct cJSON *status_op_json(const struct journal_op *op);
+
 /* The chain from the base to branch through recorded parents (base first,
  * branch last) as indexes into st->stack, in *out (caller frees); *out_n is
  * 0 when branch is not stacked. A cycle stops the walk. */
