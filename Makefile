@@ -84,7 +84,7 @@ MAN_SRCS := $(sort $(wildcard man/*.scd))
 MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 
 .PHONY: all deps deps-lint check test demo asan install lint clean man unit \
-	fuzz
+	fuzz depcheck compile_commands
 .DELETE_ON_ERROR:
 
 all: $(BIN) $(HOOK_BIN) man
@@ -279,6 +279,23 @@ lint: deps-lint
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
 		--enable=warning,portability,performance \
 		--suppress=missingIncludeSystem -Isrc src tests/unit
+	$(Q)$(MAKE) --no-print-directory depcheck
+
+# The dependency rule of the domain folders, the table owners and the link
+# closures of the hook and the fuzz build, read from the objects as the
+# linker sees them (scripts/depcheck.py)
+TOP_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(wildcard src/*.c))
+depcheck: $(LIB) $(TOP_OBJS)
+	$(Q)python3 scripts/depcheck.py $(BUILD)/obj src
+
+# for clangd and other tools: the pattern rule's command for each source
+compile_commands:
+	@mkdir -p $(BUILD)
+	$(call say,GEN,$(BUILD)/compile_commands.json)
+	$(Q)python3 scripts/compile-commands.py $(BUILD)/obj $(CC) \
+		$(filter-out -MMD -MP,$(ALL_CFLAGS)) -- $(SRCS) \
+		$(wildcard src/*.c) > $(BUILD)/compile_commands.json.tmp
+	$(Q)mv $(BUILD)/compile_commands.json.tmp $(BUILD)/compile_commands.json
 
 clean:
 	rm -rf build
