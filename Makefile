@@ -183,7 +183,7 @@ FUZZ_TIME ?= 4
 FUZZ_DIR := build/fuzz
 FUZZ_SAN := address,undefined
 FUZZ_HAVE := $(foreach f,$(FUZZ_FORMATS),$(if $(shell grep -s -E \
-	'^[[:space:]]*\{"$(f)",' src/import/import.c),$(f)))
+	'^[[:space:]]*\{"$(f)",' src/import/formats.c),$(f)))
 FUZZ_SRCS := $(sort $(wildcard src/import/*.c src/util/*.c) src/io/proc.c \
 	src/util/template.c)
 FUZZ_OBJS := $(FUZZ_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)

@@ -12,7 +12,7 @@
 #include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/options.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/benchmark_runner.h"
 #include "import/textscan.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

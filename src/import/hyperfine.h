@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-#include "import/import.h"
+#include "import/rec.h"
+#include "util/error.h"
 
 /* Nonzero for a JSON object that names "results", "command" and
  * "median" (or "times") near its start. */

@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-#include "import/import.h"
+#include "import/rec.h"
+#include "util/error.h"
 
 /* Nonzero for `jfr print --json` output (an object with "recording"), a
  * `jfr view` table (a "Method Samples Percent" header over dashes), or a

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/junit.h"
 #include "import/textscan.h"
 #include "import/xml.h"
 #include "util/xalloc.h"

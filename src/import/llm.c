@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "import/import.h"
+#include "import/llm.h"
 #include "import/textscan.h"
 #include "util/xalloc.h"
 

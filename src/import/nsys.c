@@ -26,7 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "import/import.h"
+#include "import/rec.h"
 #include "util/xalloc.h"
 
 static const struct report {

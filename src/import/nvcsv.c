@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/rec.h"
 
 int nv_csv_split(struct strvec *out, const char *line, size_t len)
 {

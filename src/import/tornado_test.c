@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/tornado_test.h"
 #include "import/textscan.h"
 #include "util/xalloc.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/formats.h"
 
 #ifndef FUZZ_FORMAT
 #error "build with -DFUZZ_FORMAT='\"name\"'"

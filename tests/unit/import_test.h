@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/formats.h"
 
 /* Ends the list of "k=v" given to rec(). */
 #define END ((const char *)NULL)

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "import_test.h"
+#include "import/benchmark_runner.h"
 
 #define BM "bm=saxpy-512-100000"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "import/hyperfine.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/jfr.h"
 #include "util/xalloc.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "import/hyperfine.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/jfr.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "import_test.h"
+#include "import/junit.h"
 
 static void expect_counts(const struct import_set *set, const char *cls,
 			  double passed, double failed, double errored,

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "import_test.h"
+#include "import/llm.h"
 
 static void metrics_json(void **state)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/nvcsv.h"
 #include "util/buf.h"
 

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "import_test.h"
+#include "import/tornado_test.h"
 #include "util/buf.h"
 
 #define PKG "class=uk.ac.manchester.tornado.unittests."

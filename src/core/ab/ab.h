@@ -13,7 +13,7 @@
 #include "core/base/ctx.h"
 #include "core/probe/floor.h"
 #include "core/stats/stats.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/measure/notes.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "core/base/ctx.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/base/ctx.h"
 #include "core/machine/fingerprint.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "util/strvec.h"
 
 struct testrun_class {

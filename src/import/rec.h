@@ -1,0 +1,67 @@
+/* The records every importer builds: one number read from a tool's output,
+ * with its unit, direction, statistic, samples and what was measured. The
+ * importers fill them; src/core/measure/measure.c turns them into notes
+ * lines. */
+#ifndef GCAMP_IMPORT_REC_H
+#define GCAMP_IMPORT_REC_H
+
+#include <stddef.h>
+
+#include "util/strvec.h"
+
+enum {
+	IMPORT_BETTER_UNKNOWN = 0,
+	IMPORT_BETTER_LOWER,
+	IMPORT_BETTER_HIGHER,
+};
+
+/* One number read from a tool's output: one metric of one kernel launch,
+ * one benchmark, one test class, one method's sample share. */
+struct import_rec {
+	char *metric;	 /* e.g. "gpu__time_duration", "tests.failed" */
+	double value;	 /* in unit, already normalised (ns, hz, B, ...) */
+	char *unit;	 /* NULL when unitless (counts, shares) */
+	int better;	 /* IMPORT_BETTER_* */
+	char *stat;	 /* "value", "median", "mean", "count", "share" */
+	double *samples; /* NULL when the tool gave no samples */
+	size_t nsamples;
+	struct strvec config; /* "key=value": what was measured (kernel=vadd,
+			       * launch=0, class=..., command=...) */
+};
+
+struct import_set {
+	struct import_rec *recs;
+	size_t nr, alloc;
+	const char *format; /* the format's name, static */
+};
+
+#define IMPORT_SET_INIT                                                        \
+	{                                                                      \
+		NULL, 0, 0, NULL                                               \
+	}
+
+/* Appends a record and returns it (owned by s; valid until the next
+ * import_add). metric is copied; unit may be NULL. stat starts as
+ * "value", better as unknown. */
+struct import_rec *import_add(struct import_set *s, const char *metric,
+			      double value, const char *unit);
+
+/* Adds "key=value" to r's config; value is printf-formatted. */
+void import_rec_config(struct import_rec *r, const char *key, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
+
+/* Sets r's stat (copied). */
+void import_rec_stat(struct import_rec *r, const char *stat);
+
+/* Copies n samples into r. */
+void import_rec_samples(struct import_rec *r, const double *v, size_t n);
+
+/* Frees every record. Accepts NULL. The set may be reused after. */
+void import_set_release(struct import_set *s);
+
+/* Parses a decimal number as tools print it: optional sign, thousands
+ * separators (","), a fraction and exponent. Returns 0 and sets *out, or
+ * -1 when s (len bytes) is not a number ("n/a", "", "-"). */
+int import_number(double *out, const char *s, size_t len);
+
+#endif
