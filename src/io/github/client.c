@@ -31,20 +31,6 @@ static long env_long(const char *name, long def)
 	return errno || *end || n < 0 ? def : n;
 }
 
-int github_host_is_enterprise(const char *host)
-{
-	size_t n = strlen(host);
-
-	if (!strcasecmp(host, "github.com") ||
-	    !strcasecmp(host, "github.localhost"))
-		return 0;
-	if (n > 11 && !strcasecmp(host + n - 11, ".github.com"))
-		return 0;
-	if (n > 8 && !strcasecmp(host + n - 8, ".ghe.com"))
-		return 0;
-	return 1;
-}
-
 char *github_api_url(const char *host)
 {
 	const char *v = getenv("GIT_CAMPAIGN_API_URL");

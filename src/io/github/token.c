@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,6 +18,20 @@
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
+
+int github_host_is_enterprise(const char *host)
+{
+	size_t n = strlen(host);
+
+	if (!strcasecmp(host, "github.com") ||
+	    !strcasecmp(host, "github.localhost"))
+		return 0;
+	if (n > 11 && !strcasecmp(host + n - 11, ".github.com"))
+		return 0;
+	if (n > 8 && !strcasecmp(host + n - 8, ".ghe.com"))
+		return 0;
+	return 1;
+}
 
 /* 1 when an executable named name is on PATH */
 static int on_path(const char *name)
