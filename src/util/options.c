@@ -12,6 +12,7 @@
 
 #include "util/buf.h"
 #include "util/strvec.h"
+#include "util/suggest.h"
 
 void usage_print(const char *const *usage, const struct option *opts,
 		 int to_stderr)
@@ -135,11 +136,34 @@ static int bad(const char *const *usage, const struct option *opts,
 	return PARSE_OPTIONS_EXIT;
 }
 
+/* --mode 'stsh' is not one of worktree, stash, artifact; did you mean ...? */
+static int bad_choice(const struct option *o, const char *val,
+		      const char *const *usage, const struct option *opts)
+{
+	const char *best[3];
+	struct buf list = BUF_INIT;
+	size_t n, k, i;
+
+	for (n = 0; o->choices[n]; n++)
+		buf_addf(&list, "%s%s", n ? ", " : "", o->choices[n]);
+	k = suggest_closest(best, 3, val, o->choices, n);
+	fprintf(stderr, "error: --%s '%s' is not one of %s", o->long_name, val,
+		list.ptr);
+	for (i = 0; i < k; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
+			best[i]);
+	fputs(k ? "?\n" : "\n", stderr);
+	usage_print(usage, opts, 1);
+	buf_release(&list);
+	return PARSE_OPTIONS_EXIT;
+}
+
 static int take_value(const struct option *o, const char *val,
 		      const char *const *usage, const struct option *opts)
 {
 	char *end;
 	long n;
+	int i;
 
 	switch (o->type) {
 	case OPTION_STRING:
@@ -156,6 +180,13 @@ static int take_value(const struct option *o, const char *val,
 				   val);
 		*(long *)o->value = n;
 		return 0;
+	case OPTION_CHOICE:
+		for (i = 0; o->choices[i]; i++)
+			if (!strcmp(o->choices[i], val)) {
+				*(int *)o->value = i;
+				return 0;
+			}
+		return bad_choice(o, val, usage, opts);
 	default:
 		return 0;
 	}
@@ -192,17 +223,69 @@ static const struct option *find_short(const struct option *opts, char c)
 	return NULL;
 }
 
+/* "--name", "--no-name" or "--name=value" at argv[*i]; a value in the next
+ * argument moves *i on. 0, or PARSE_OPTIONS_EXIT after a usage error. */
+static int parse_long(int argc, const char **argv, int *i,
+		      const struct option *opts, const char *const *usage)
+{
+	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option *o;
+	int neg;
+
+	o = find_long(opts, name, len, &neg);
+	if (!o)
+		return bad(usage, opts, "unknown option '%s'", a);
+	if (o->type == OPTION_BOOL) {
+		if (eq)
+			return bad(usage, opts, "option '%s' takes no value",
+				   a);
+		*(int *)o->value = !neg;
+		return 0;
+	}
+	if (!eq && *i + 1 >= argc)
+		return bad(usage, opts, "option '%s' requires a value", a);
+	return take_value(o, eq ? eq + 1 : argv[++*i], usage, opts);
+}
+
+/* "-vf", "-mNAME" or "-m NAME" at argv[*i]: switches up to the first that
+ * takes a value, which is the rest of the cluster or the next argument
+ * (moving *i on). 0, or PARSE_OPTIONS_EXIT after a usage error. */
+static int parse_short_cluster(int argc, const char **argv, int *i,
+			       const struct option *opts,
+			       const char *const *usage)
+{
+	const struct option *o;
+	const char *p;
+
+	for (p = argv[*i] + 1; *p; p++) {
+		char flag[3] = {'-', *p, '\0'};
+
+		o = find_short(opts, *p);
+		if (!o)
+			return bad(usage, opts, "unknown switch '%s'", flag);
+		if (o->type == OPTION_BOOL) {
+			*(int *)o->value = 1;
+			continue;
+		}
+		if (!p[1] && *i + 1 >= argc)
+			return bad(usage, opts, "switch '%s' requires a value",
+				   flag);
+		return take_value(o, p[1] ? p + 1 : argv[++*i], usage, opts);
+	}
+	return 0;
+}
+
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage)
 {
 	static const struct option none[] = {OPT_END()};
-	int i, n = 0, neg;
+	int i, n = 0;
 
 	if (!opts)
 		opts = none;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct option *o;
 
 		if (!strcmp(a, "--")) {
 			for (i++; i < argc; i++)
@@ -225,57 +308,47 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			return PARSE_OPTIONS_EXIT;
 		}
 		if (a[0] == '-' && a[1] == '-') {
-			const char *name = a + 2, *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-
-			o = find_long(opts, name, len, &neg);
-			if (!o)
-				return bad(usage, opts, "unknown option '%s'",
-					   a);
-			if (o->type == OPTION_BOOL) {
-				if (eq)
-					return bad(usage, opts,
-						   "option '%s' takes no value",
-						   a);
-				*(int *)o->value = !neg;
-				continue;
-			}
-			if (!eq && i + 1 >= argc)
-				return bad(usage, opts,
-					   "option '%s' requires a value", a);
-			if (take_value(o, eq ? eq + 1 : argv[++i], usage,
-				       opts) < 0)
+			if (parse_long(argc, argv, &i, opts, usage) < 0)
 				return PARSE_OPTIONS_EXIT;
 			continue;
 		}
 		if (a[0] == '-' && a[1]) {
-			const char *p;
-
-			for (p = a + 1; *p; p++) {
-				char flag[3] = {'-', *p, '\0'};
-
-				o = find_short(opts, *p);
-				if (!o)
-					return bad(usage, opts,
-						   "unknown switch '%s'", flag);
-				if (o->type == OPTION_BOOL) {
-					*(int *)o->value = 1;
-					continue;
-				}
-				if (!p[1] && i + 1 >= argc)
-					return bad(
-						usage, opts,
-						"switch '%s' requires a value",
-						flag);
-				if (take_value(o, p[1] ? p + 1 : argv[++i],
-					       usage, opts) < 0)
-					return PARSE_OPTIONS_EXIT;
-				break;
-			}
+			if (parse_short_cluster(argc, argv, &i, opts, usage) <
+			    0)
+				return PARSE_OPTIONS_EXIT;
 			continue;
 		}
 		argv[n++] = a;
 	}
 	argv[n] = NULL;
 	return n;
+}
+
+int parse_subcommand(int argc, const char **argv, const char *const *names,
+		     size_t n, const char *const *usage)
+{
+	const char *best[3], *name = argc > 1 ? argv[1] : NULL;
+	size_t i, k;
+
+	if (!name)
+		return PARSE_SUBCOMMAND_NONE;
+	if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+		return parse_options(argc, argv, NULL, usage);
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	k = suggest_closest(best, 3, name, names, n);
+	/* with nothing close, the shorter line says all there is to say */
+	if (!k)
+		fprintf(stderr, "error: unknown subcommand '%s'\n", name);
+	else
+		fprintf(stderr, "error: '%s' is not a subcommand of '%s'", name,
+			argv[0]);
+	for (i = 0; i < k; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
+			best[i]);
+	if (k)
+		fputs("?\n", stderr);
+	usage_print(usage, NULL, 1);
+	return PARSE_OPTIONS_EXIT;
 }

@@ -4,12 +4,15 @@
 #ifndef GCAMP_OPTIONS_H
 #define GCAMP_OPTIONS_H
 
+#include <stddef.h>
+
 enum option_type {
 	OPTION_END = 0,
 	OPTION_BOOL,   /* int *: set to 1 (--no-NAME sets 0) */
 	OPTION_STRING, /* const char **: borrowed from argv */
 	OPTION_INT,    /* long *: decimal, whole argument */
 	OPTION_LIST,   /* struct strvec *: repeatable, each value appended */
+	OPTION_CHOICE, /* int *: the index of the value in choices */
 	OPTION_GROUP,  /* a heading in the usage text */
 };
 
@@ -20,31 +23,40 @@ struct option {
 	void *value;
 	const char *argh; /* placeholder in usage, e.g. "BRANCH" */
 	const char *help;
+	/* OPTION_CHOICE: the names the value may be, NULL-terminated */
+	const char *const *choices;
 };
 
 #define OPT_BOOL(s, l, v, h)                                                   \
 	{                                                                      \
-		OPTION_BOOL, (s), (l), (v), NULL, (h)                          \
+		OPTION_BOOL, (s), (l), (v), NULL, (h), NULL                    \
 	}
 #define OPT_STRING(s, l, v, a, h)                                              \
 	{                                                                      \
-		OPTION_STRING, (s), (l), (v), (a), (h)                         \
+		OPTION_STRING, (s), (l), (v), (a), (h), NULL                   \
 	}
 #define OPT_INT(s, l, v, a, h)                                                 \
 	{                                                                      \
-		OPTION_INT, (s), (l), (v), (a), (h)                            \
+		OPTION_INT, (s), (l), (v), (a), (h), NULL                      \
 	}
 #define OPT_LIST(s, l, v, a, h)                                                \
 	{                                                                      \
-		OPTION_LIST, (s), (l), (v), (a), (h)                           \
+		OPTION_LIST, (s), (l), (v), (a), (h), NULL                     \
+	}
+/* A string option whose value must be one of the NULL-terminated names
+ * table c; *v gets its index. A value not in the table is a usage error
+ * that names the closest ones. */
+#define OPT_CHOICE(s, l, v, c, a, h)                                           \
+	{                                                                      \
+		OPTION_CHOICE, (s), (l), (v), (a), (h), (c)                    \
 	}
 #define OPT_GROUP(h)                                                           \
 	{                                                                      \
-		OPTION_GROUP, 0, NULL, NULL, NULL, (h)                         \
+		OPTION_GROUP, 0, NULL, NULL, NULL, (h), NULL                   \
 	}
 #define OPT_END()                                                              \
 	{                                                                      \
-		OPTION_END, 0, NULL, NULL, NULL, NULL                          \
+		OPTION_END, 0, NULL, NULL, NULL, NULL, NULL                    \
 	}
 
 /* Returned by parse_options when the process should exit 129 now: the usage
@@ -68,6 +80,21 @@ struct option {
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage);
+
+/* Returned by parse_subcommand when argv names no subcommand. */
+#define PARSE_SUBCOMMAND_NONE (-2)
+
+/*
+ * The subcommand argv[1] names, among the n names (git's OPT_SUBCOMMAND):
+ * returns its index. usage is the command's, every subcommand's synopsis.
+ * No argv[1] returns PARSE_SUBCOMMAND_NONE and prints nothing (the caller
+ * runs its default or reports the missing name). "-h" and "--help" in
+ * argv[1] behave as in parse_options (PARSE_OPTIONS_EXIT or
+ * PARSE_OPTIONS_DONE); an unknown name prints one "error:" line with the
+ * closest names and the usage on stderr, and returns PARSE_OPTIONS_EXIT.
+ */
+int parse_subcommand(int argc, const char **argv, const char *const *names,
+		     size_t n, const char *const *usage);
 
 /* Prints the usage block (synopsis and option help) to stdout or stderr. */
 void usage_print(const char *const *usage, const struct option *opts,

@@ -106,6 +106,44 @@ static void errors_ask_to_exit_129(void **state)
 	assert_int_equal(parse(&s, 2, boolval), PARSE_OPTIONS_EXIT);
 }
 
+static void a_choice_is_parsed_into_its_index(void **state)
+{
+	static const char *const modes[] = {"worktree", "stash", "artifact",
+					    NULL};
+	int mode = 0;
+	const struct option opts[] = {
+		OPT_CHOICE(0, "mode", &mode, modes, "MODE", "the mode"),
+		OPT_END(),
+	};
+	const char *good[] = {"test", "--mode", "artifact", NULL};
+	const char *eq[] = {"test", "--mode=stash", NULL};
+	const char *typo[] = {"test", "--mode", "stsh", NULL};
+
+	(void)state;
+	assert_int_equal(parse_options(3, good, opts, usage), 0);
+	assert_int_equal(mode, 2);
+	assert_int_equal(parse_options(2, eq, opts, usage), 0);
+	assert_int_equal(mode, 1);
+	assert_int_equal(parse_options(3, typo, opts, usage),
+			 PARSE_OPTIONS_EXIT);
+	assert_int_equal(mode, 1);
+}
+
+static void a_subcommand_is_found_by_its_name(void **state)
+{
+	static const char *const names[] = {"save", "list", "drop"};
+	const char *list[] = {"stash", "list", "--json", NULL};
+	const char *none[] = {"stash", NULL};
+	const char *typo[] = {"stash", "sav", NULL};
+
+	(void)state;
+	assert_int_equal(parse_subcommand(3, list, names, 3, usage), 1);
+	assert_int_equal(parse_subcommand(1, none, names, 3, usage),
+			 PARSE_SUBCOMMAND_NONE);
+	assert_int_equal(parse_subcommand(2, typo, names, 3, usage),
+			 PARSE_OPTIONS_EXIT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +152,8 @@ int main(void)
 		cmocka_unit_test(double_dash_ends_options),
 		cmocka_unit_test(negation_of_booleans),
 		cmocka_unit_test(errors_ask_to_exit_129),
+		cmocka_unit_test(a_choice_is_parsed_into_its_index),
+		cmocka_unit_test(a_subcommand_is_found_by_its_name),
 	};
 
 	/* the usage text of the error cases is not what is tested here */
