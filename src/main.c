@@ -19,45 +19,49 @@
 struct command {
 	const char *name;
 	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+	unsigned flags; /* enum cmd_flags */
 	const char *summary;
 };
 
 static const struct command commands[] = {
-	{"ab", cmd_ab, "same-build A/B runs with controls and verdicts"},
-	{"belongs", cmd_belongs,
+	{"ab", cmd_ab, CMD_UMBRELLA_AUTO,
+	 "same-build A/B runs with controls and verdicts"},
+	{"belongs", cmd_belongs, 0,
 	 "allow the next commit on this branch into its open PR"},
-	{"config", cmd_config, "read and write the campaign's settings"},
-	{"env", cmd_env,
+	{"config", cmd_config, 0, "read and write the campaign's settings"},
+	{"env", cmd_env, 0,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
-	{"finding", cmd_finding,
+	{"finding", cmd_finding, CMD_UMBRELLA_AUTO,
 	 "findings ranked: wrong answer, then crash, then slow"},
-	{"gc", cmd_gc, "prune old stack backups and finished operations"},
-	{"hook", cmd_hook, "run one git hook's checks"},
-	{"hooks", cmd_hooks, "install, remove or show the git hooks"},
-	{"hypo", cmd_hypo,
+	{"gc", cmd_gc, 0, "prune old stack backups and finished operations"},
+	{"hook", cmd_hook, 0, "run one git hook's checks"},
+	{"hooks", cmd_hooks, 0, "install, remove or show the git hooks"},
+	{"hypo", cmd_hypo, CMD_UMBRELLA_AUTO,
 	 "hypotheses as numbers: add, list, confirm, falsify, next"},
-	{"init", cmd_init, "start a campaign in this repository"},
-	{"measure", cmd_measure,
+	{"init", cmd_init, 0, "start a campaign in this repository"},
+	{"measure", cmd_measure, 0,
 	 "numbers attached to commits: add, import, show, log, compare"},
-	{"ncu", cmd_ncu,
+	{"ncu", cmd_ncu, 0,
 	 "one named kernel under Nsight Compute, classified and recorded"},
-	{"pr", cmd_pr, "a PR's body from the branch's records, and its lint"},
-	{"resume", cmd_resume,
+	{"pr", cmd_pr, 0,
+	 "a PR's body from the branch's records, and its lint"},
+	{"resume", cmd_resume, CMD_LITE,
 	 "the resume pointer: one screen to carry on from"},
-	{"scratch", cmd_scratch, "print the campaign's folder for probes"},
-	{"stack", cmd_stack,
+	{"scratch", cmd_scratch, 0, "print the campaign's folder for probes"},
+	{"stack", cmd_stack, 0,
 	 "stacked branches: new, show, restack, continue, abort, move"},
-	{"stash", cmd_stash, "named stashes: save, apply, drop, recover"},
-	{"status", cmd_status,
+	{"stash", cmd_stash, 0, "named stashes: save, apply, drop, recover"},
+	{"status", cmd_status, CMD_LITE,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
-	{"sync", cmd_sync, "exchange measurements with a remote"},
-	{"template", cmd_template,
+	{"sync", cmd_sync, 0, "exchange measurements with a remote"},
+	{"template", cmd_template, 0,
 	 "the templates of PR bodies, the umbrella and resume"},
-	{"tests", cmd_tests,
+	{"tests", cmd_tests, CMD_UMBRELLA_AUTO,
 	 "test-suite baselines per machine: import, baseline, diff"},
-	{"umbrella", cmd_umbrella,
+	{"umbrella", cmd_umbrella, 0,
 	 "update the umbrella issue on GitHub: its section, result comments"},
-	{"undo", cmd_undo, "restore the branches of the last stack operation"},
+	{"undo", cmd_undo, 0,
+	 "restore the branches of the last stack operation"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
@@ -157,12 +161,14 @@ static int run(int argc, const char **argv)
 	}
 	if (!(cmd = find_command(argv[1])))
 		return unknown_command(argv[1]);
-	/* status and resume read through gitlite and sqlite, and open the
-	 * repository with libgit2 only when they must (src/core/views/status.c);
+	/* a CMD_LITE command reads through gitlite and sqlite, and opens the
+	 * repository with libgit2 only when it must (src/core/views/status.c);
 	 * the rest may call libgit2 anywhere */
-	if (strcmp(cmd->name, "status") && strcmp(cmd->name, "resume"))
+	if (!(cmd->flags & CMD_LITE))
 		repo_lib_init();
 	status = cmd->fn(argc - 1, argv + 1, &ctx);
+	if (cmd->flags & CMD_UMBRELLA_AUTO)
+		status = cmd_umbrella_auto(&ctx, status);
 	ctx_release(&ctx);
 	return status;
 }

@@ -327,8 +327,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	size_t i;
 
 	if (argc > 1 && !strcmp(argv[1], "attach"))
-		return cmd_umbrella_auto(ctx,
-					 attach_cmd(argc - 1, argv + 1, ctx));
+		return attach_cmd(argc - 1, argv + 1, ctx);
 	args_json = argv_json(argc, argv);
 	k = parse_options(argc, argv, opts, ab_usage);
 
@@ -451,5 +450,5 @@ out:
 	strvec_clear(&controls);
 	strvec_clear(&required);
 	strvec_clear(&config);
-	return cmd_umbrella_auto(ctx, rc);
+	return rc;
 }

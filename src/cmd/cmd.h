@@ -5,6 +5,7 @@
 #define GCAMP_CMD_H
 
 #include <cjson/cJSON.h>
+#include <git2.h>
 
 #include "core/base/ctx.h"
 #include "util/buf.h"
@@ -33,19 +34,50 @@ int cmd_tests(int argc, const char **argv, struct ctx *ctx);
 int cmd_umbrella(int argc, const char **argv, struct ctx *ctx);
 int cmd_undo(int argc, const char **argv, struct ctx *ctx);
 
-/* One subcommand of a command with several ("stash save", "stack new"). */
+/* What main.c does around a command (its row in commands[]), and
+ * cmd_subcommand around a subcommand (its row in the command's table). */
+enum cmd_flags {
+	/* no libgit2 start: the command reads refs and config through
+	 * io/gitlite and opens libgit2 only when it must */
+	CMD_LITE = 1 << 0,
+	/* cmd_umbrella_auto on the exit status once the command ran */
+	CMD_UMBRELLA_AUTO = 1 << 1,
+};
+
+/* One subcommand of a command with several ("stash save", "stack new"):
+ * its name, its entry point, which parses its own options (one table per
+ * subcommand), its synopsis lines (NULL-terminated; the command's -h lists
+ * every subcommand's), and its cmd_flags. */
 struct subcommand {
 	const char *name;
 	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+	const char *const *usage;
+	unsigned flags;
 };
 
+/* The synopsis lines of one subcommand: SUB_USAGE(save_usage, "git ..."). */
+#define SUB_USAGE(name, ...)                                                   \
+	static const char *const name[] = {__VA_ARGS__, NULL}
+
 /* Runs the subcommand argv[1] names with argv + 1 (so its argv[0] is its
- * name). No subcommand runs def (NULL: a usage error); "-h" and "--help"
- * show the command's usage (every subcommand's synopsis) or manual; an
- * unknown name is a usage error with the closest names suggested. */
+ * name), then cmd_umbrella_auto when its flags ask for it; returns the exit
+ * status. No subcommand runs def (NULL: a usage error); "-h" and "--help"
+ * show the command's usage or manual; an unknown name is a usage error with
+ * the closest names suggested (parse_subcommand). usage is the command's
+ * synopsis; NULL: the subcommands' usage lines in table order. subs ends
+ * with a {NULL} row. */
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		   const struct subcommand *subs, const char *const *usage,
 		   const char *def);
+
+/* The commit rev (NULL: HEAD) names, into out: 0, GCAMP_ENOTFOUND "unknown
+ * commit", or another negative code with ctx's error set. */
+int cmd_commit_arg(git_oid *out, struct ctx *ctx, const char *rev);
+/* 0 in a campaign, else GCAMP_ENOTINIT with a hint (campaign_load's
+ * error): a campaign must exist before numbers are attached or read. Call
+ * it after the options are parsed, so that -h and usage errors come
+ * first. */
+int cmd_need_campaign(struct ctx *ctx);
 
 /* Runs hook argv[1] with argv[2..] and prints its report on stderr;
  * returns the exit status (see hooks_run). The entry of both `git campaign

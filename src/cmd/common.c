@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/campaign/campaign.h"
 #include "core/views/umbrella.h"
+#include "io/repo.h"
 #include "util/options.h"
-#include "util/suggest.h"
 
 int cmd_fail(struct ctx *ctx)
 {
@@ -85,37 +86,79 @@ void cmd_print_json(cJSON *j)
 	buf_release(&out);
 }
 
+int cmd_commit_arg(git_oid *out, struct ctx *ctx, const char *rev)
+{
+	git_repository *repo;
+	git_object *obj = NULL, *c = NULL;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (!rev)
+		rev = "HEAD";
+	if ((rc = git_revparse_single(&obj, repo, rev)) < 0 ||
+	    (rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT)) < 0) {
+		git_object_free(obj);
+		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
+		    rc == GIT_EAMBIGUOUS || rc == GIT_EPEEL) {
+			error_set(&ctx->err, GCAMP_ENOTFOUND,
+				  "unknown commit '%s'", rev);
+			return GCAMP_ENOTFOUND;
+		}
+		return error_git(&ctx->err, rc, "cannot resolve '%s'", rev);
+	}
+	git_oid_cpy(out, git_object_id(c));
+	git_object_free(c);
+	git_object_free(obj);
+	return 0;
+}
+
+int cmd_need_campaign(struct ctx *ctx)
+{
+	struct campaign c;
+	int rc = campaign_load(&c, ctx);
+
+	campaign_release(&c);
+	return rc;
+}
+
+#define SUBCOMMANDS_MAX 32
+#define USAGE_LINES_MAX 64
+
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		   const struct subcommand *subs, const char *const *usage,
 		   const char *def)
 {
-	const char *names[32], *best[3], *name = argc > 1 ? argv[1] : def;
-	size_t n, i;
-	int k;
+	const char *names[SUBCOMMANDS_MAX], *lines[USAGE_LINES_MAX + 1];
+	const char *only[3] = {NULL, def, NULL};
+	const struct subcommand *sub;
+	size_t n, k = 0, i;
+	int rc;
 
-	if (name && (!strcmp(name, "-h") || !strcmp(name, "--help"))) {
-		k = parse_options(argc, argv, NULL, usage);
-		return parse_options_status(k);
-	}
-	if (!name)
-		return usage_error(usage, NULL, "no subcommand given");
-	for (n = 0; n < 32 && subs[n].name; n++) {
+	for (n = 0; n < SUBCOMMANDS_MAX && subs[n].name; n++) {
 		names[n] = subs[n].name;
-		if (!strcmp(subs[n].name, name)) {
-			const char *only[2] = {def, NULL};
-
-			if (argc > 1)
-				return subs[n].fn(argc - 1, argv + 1, ctx);
-			return subs[n].fn(1, only, ctx);
-		}
+		for (i = 0; subs[n].usage && subs[n].usage[i]; i++)
+			if (k < USAGE_LINES_MAX)
+				lines[k++] = subs[n].usage[i];
 	}
-	k = (int)suggest_closest(best, 3, name, names, n);
-	fprintf(stderr, "error: '%s' is not a subcommand of '%s'", name,
-		argv[0]);
-	for (i = 0; i < (size_t)k; i++)
-		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
-			best[i]);
-	fputs(k ? "?\n" : "\n", stderr);
-	usage_print(usage, NULL, 1);
-	return 129;
+	lines[k] = NULL;
+	if (!usage)
+		usage = lines;
+	rc = parse_subcommand(argc, argv, names, n, usage);
+	if (rc == PARSE_SUBCOMMAND_NONE && def) {
+		/* the default runs as if named alone */
+		for (rc = 0; (size_t)rc < n && strcmp(names[rc], def); rc++)
+			;
+		argc = 2;
+		argv = only;
+	}
+	if (rc == PARSE_SUBCOMMAND_NONE)
+		return usage_error(usage, NULL, "no subcommand given");
+	if (rc < 0)
+		return parse_options_status(rc);
+	if ((size_t)rc >= n)
+		return usage_error(usage, NULL, "no subcommand '%s'", def);
+	sub = &subs[rc];
+	rc = sub->fn(argc - 1, argv + 1, ctx);
+	return sub->flags & CMD_UMBRELLA_AUTO ? cmd_umbrella_auto(ctx, rc) : rc;
 }

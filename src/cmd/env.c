@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
 #include "core/machine/fingerprint.h"
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"
@@ -144,7 +143,7 @@ static void floor_store(struct floor_state *f, struct ctx *ctx, const char *env)
 	git_oid head;
 	size_t n = 0, i;
 
-	if (measure_cmd_commit(&head, ctx, "HEAD") < 0) {
+	if (cmd_commit_arg(&head, ctx, "HEAD") < 0) {
 		error_clear(&ctx->err);
 		snprintf(f->why_not, sizeof(f->why_not), "no commit");
 		return;

@@ -6,20 +6,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
 #include "core/records/hypo.h"
 #include "util/options.h"
-
-static const char *const finding_usage[] = {
-	"git campaign finding add --kind wrong-answer|crash|slow TITLE "
-	"[--issue URL] [--pr N] [--commit REV]",
-	"git campaign finding list [--json]",
-	"git campaign finding close ID --pr N",
-	NULL,
-};
-
-#define SUB_USAGE(name, ...)                                                   \
-	static const char *const name[] = {__VA_ARGS__, NULL}
 
 SUB_USAGE(add_usage, "git campaign finding add --kind wrong-answer|crash|slow "
 		     "TITLE [--issue URL] [--pr N] [--commit REV]");
@@ -58,10 +46,10 @@ static int finding_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (pr < 0)
 		return usage_error(add_usage, opts,
 				   "--pr wants a number greater than 0");
-	if (measure_cmd_campaign(ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0)
 		return cmd_fail(ctx);
 	if (rev) {
-		if (measure_cmd_commit(&oid, ctx, rev) < 0)
+		if (cmd_commit_arg(&oid, ctx, rev) < 0)
 			return cmd_fail(ctx);
 		git_oid_tostr(hex, sizeof(hex), &oid);
 	}
@@ -139,7 +127,7 @@ static int finding_list_cmd(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(k);
 	if (k)
 		return usage_error(list_usage, opts, "too many arguments");
-	if (measure_cmd_campaign(ctx) < 0 || finding_list(&v, &n, ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0 || finding_list(&v, &n, ctx) < 0)
 		return cmd_fail(ctx);
 	if (json)
 		arr = cJSON_CreateArray();
@@ -187,7 +175,7 @@ static int finding_close_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (pr <= 0)
 		return usage_error(close_usage, opts,
 				   "--pr N is missing (the PR that fixed it)");
-	if (measure_cmd_campaign(ctx) < 0 || finding_close(ctx, id, pr) < 0)
+	if (cmd_need_campaign(ctx) < 0 || finding_close(ctx, id, pr) < 0)
 		return cmd_fail(ctx);
 	printf("finding %lld closed by #%ld\n", id, pr);
 	return 0;
@@ -196,12 +184,11 @@ static int finding_close_cmd(int argc, const char **argv, struct ctx *ctx)
 int cmd_finding(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"add", finding_add_cmd},
-		{"list", finding_list_cmd},
-		{"close", finding_close_cmd},
-		{NULL, NULL},
+		{"add", finding_add_cmd, add_usage, 0},
+		{"list", finding_list_cmd, list_usage, 0},
+		{"close", finding_close_cmd, close_usage, 0},
+		{NULL},
 	};
 
-	return cmd_umbrella_auto(ctx, cmd_subcommand(argc, argv, ctx, subs,
-						     finding_usage, "list"));
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, "list");
 }

@@ -7,28 +7,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
 #include "core/ab/ab.h"
 #include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "util/buf.h"
 #include "util/options.h"
-
-static const char *const hypo_usage[] = {
-	"git campaign hypo add TEXT --metric M --predict VALUE [--unit U] "
-	"[--tolerance PCT]",
-	"git campaign hypo list [--json]",
-	"git campaign hypo falsify ID --measured VALUE "
-	"[--ab RUN | --commit REV | --note TEXT]",
-	"git campaign hypo confirm ID --measured VALUE "
-	"[--ab RUN | --commit REV | --note TEXT]",
-	"git campaign hypo next ID",
-	"git campaign hypo test ID --probe CMD [-n N] [--metric SPEC]",
-	NULL,
-};
-
-#define SUB_USAGE(name, ...)                                                   \
-	static const char *const name[] = {__VA_ARGS__, NULL}
 
 SUB_USAGE(add_usage, "git campaign hypo add TEXT --metric M --predict VALUE "
 		     "[--unit U] [--tolerance PCT]");
@@ -110,7 +93,7 @@ static int hypo_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (tol && (parse_number(&tolerance, tol, 1) < 0 || tolerance < 0))
 		return usage_error(add_usage, opts,
 				   "--tolerance wants a percentage >= 0");
-	if (measure_cmd_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
 	    hypo_add(&id, ctx, argv[0], metric, value, unit, tolerance) < 0)
 		return cmd_fail(ctx);
 	printf("hypothesis %lld: %s = %g%s%s (within %g%%)\n", id, metric,
@@ -181,7 +164,7 @@ static int hypo_list_cmd(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(k);
 	if (k)
 		return usage_error(list_usage, opts, "too many arguments");
-	if (measure_cmd_campaign(ctx) < 0 || hypo_list(&v, &n, ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0 || hypo_list(&v, &n, ctx) < 0)
 		return cmd_fail(ctx);
 	if (json) {
 		cJSON *arr = cJSON_CreateArray();
@@ -241,14 +224,14 @@ static int decide(int argc, const char **argv, struct ctx *ctx, int confirm)
 				   "--ab, --commit and --note: one at most");
 	if (ab && parse_id(&run, ab) < 0)
 		return usage_error(usage, opts, "--ab wants an A/B run number");
-	if (measure_cmd_campaign(ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0)
 		return cmd_fail(ctx);
 	if (ab) {
 		if (records_ab_run_exists(ctx, run) < 0)
 			return cmd_fail(ctx);
 		buf_addf(&evidence, "ab #%lld", run);
 	} else if (rev) {
-		if (measure_cmd_commit(&oid, ctx, rev) < 0)
+		if (cmd_commit_arg(&oid, ctx, rev) < 0)
 			return cmd_fail(ctx);
 		git_oid_tostr(hex, sizeof(hex), &oid);
 		buf_addf(&evidence, "commit %.12s", hex);
@@ -298,7 +281,7 @@ static int hypo_next_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (parse_id(&id, argv[0]) < 0)
 		return usage_error(next_usage, NULL,
 				   "ID is a hypothesis number");
-	if (measure_cmd_campaign(ctx) < 0 || hypo_set_next(ctx, id) < 0)
+	if (cmd_need_campaign(ctx) < 0 || hypo_set_next(ctx, id) < 0)
 		return cmd_fail(ctx);
 	printf("next: hypothesis %lld\n", id);
 	return 0;
@@ -345,7 +328,7 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 				   "-n wants a number greater than 0");
 	if (ab_metric_parse(&m, spec, &ctx->err) < 0)
 		return cmd_fail(ctx);
-	if (measure_cmd_campaign(ctx) < 0 || hypo_get(&h, ctx, id) < 0)
+	if (cmd_need_campaign(ctx) < 0 || hypo_get(&h, ctx, id) < 0)
 		goto fail;
 	if (strcmp(h.state, "open")) {
 		error_set(&ctx->err, GCAMP_EREFUSED,
@@ -392,17 +375,16 @@ out:
 int cmd_hypo(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"add", hypo_add_cmd},
-		{"list", hypo_list_cmd},
-		{"falsify", hypo_falsify_cmd},
-		{"confirm", hypo_confirm_cmd},
-		{"next", hypo_next_cmd},
-		{"test", hypo_test_cmd},
-		{NULL, NULL},
+		{"add", hypo_add_cmd, add_usage, 0},
+		{"list", hypo_list_cmd, list_usage, 0},
+		{"falsify", hypo_falsify_cmd, falsify_usage, 0},
+		{"confirm", hypo_confirm_cmd, confirm_usage, 0},
+		{"next", hypo_next_cmd, next_usage, 0},
+		{"test", hypo_test_cmd, test_usage, 0},
+		{NULL},
 	};
 
-	return cmd_umbrella_auto(
-		ctx, cmd_subcommand(argc, argv, ctx, subs, hypo_usage, "list"));
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, "list");
 }
 
 int cmd_scratch(int argc, const char **argv, struct ctx *ctx)
@@ -414,7 +396,7 @@ int cmd_scratch(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(n);
 	if (n)
 		return usage_error(scratch_usage, NULL, "too many arguments");
-	if (measure_cmd_campaign(ctx) < 0 || records_scratch_dir(&dir, ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0 || records_scratch_dir(&dir, ctx) < 0)
 		return cmd_fail(ctx);
 	printf("%s\n", dir);
 	free(dir);

@@ -36,10 +36,6 @@
 	"git campaign measure compare REV_A REV_B [METRIC...] "                \
 	"[--config K=V]... [--cross-env] [--cross-config] [--json]"
 
-static const char *const measure_usage[] = {
-	ADD_USAGE, BATCH_USAGE,	  IMPORT_USAGE, SHOW_USAGE,
-	LOG_USAGE, COMPARE_USAGE, NULL,
-};
 static const char *const add_usage[] = {ADD_USAGE, BATCH_USAGE, NULL};
 static const char *const import_usage[] = {IMPORT_USAGE, NULL};
 const char *const measure_show_usage[] = {SHOW_USAGE, NULL};
@@ -49,43 +45,6 @@ const char *const measure_compare_usage[] = {COMPARE_USAGE, NULL};
 /* Profilers whose numbers are never mixed with unprofiled ones: an
  * import in these formats gets profiler=FORMAT unless told otherwise. */
 static const char *const profilers[] = {"ncu", "nsys", "jfr", NULL};
-
-int measure_cmd_commit(git_oid *out, struct ctx *ctx, const char *rev)
-{
-	git_repository *repo;
-	git_object *obj = NULL, *c = NULL;
-	int rc;
-
-	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
-		return rc;
-	if (!rev)
-		rev = "HEAD";
-	if ((rc = git_revparse_single(&obj, repo, rev)) < 0 ||
-	    (rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT)) < 0) {
-		git_object_free(obj);
-		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
-		    rc == GIT_EAMBIGUOUS || rc == GIT_EPEEL) {
-			error_set(&ctx->err, GCAMP_ENOTFOUND,
-				  "unknown commit '%s'", rev);
-			return GCAMP_ENOTFOUND;
-		}
-		return error_git(&ctx->err, rc, "cannot resolve '%s'", rev);
-	}
-	git_oid_cpy(out, git_object_id(c));
-	git_object_free(c);
-	git_object_free(obj);
-	return 0;
-}
-
-/* A campaign must exist before numbers are attached or read. */
-int measure_cmd_campaign(struct ctx *ctx)
-{
-	struct campaign c;
-	int rc = campaign_load(&c, ctx);
-
-	campaign_release(&c);
-	return rc;
-}
 
 /* strict: the whole string, finite */
 static int parse_number(double *out, const char *s)
@@ -210,7 +169,7 @@ static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
 	git_oid commit;
 	size_t i;
 
-	if (measure_cmd_commit(&commit, ctx, rev) < 0)
+	if (cmd_commit_arg(&commit, ctx, rev) < 0)
 		return cmd_fail(ctx);
 	for (i = 0; i < n; i++)
 		stamp_apply(&recs[i], s);
@@ -316,7 +275,7 @@ static int cmd_measure_add(int argc, const char **argv, struct ctx *ctx)
 				     better);
 		goto out;
 	}
-	if (measure_cmd_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
 	    stamp_init(&s, ctx, backend, &config, batch ? "batch" : "add") < 0)
 		goto fail;
 	if (batch) {
@@ -410,7 +369,7 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		print_formats();
 		goto out;
 	}
-	if (measure_cmd_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
 	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
 		goto fail;
 	if (!set.nr) {
@@ -445,37 +404,17 @@ out:
 	return status;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, const char **argv, struct ctx *ctx);
-} subs[] = {
-	{"add", cmd_measure_add},	  {"import", cmd_measure_import},
-	{"show", cmd_measure_show},	  {"log", cmd_measure_log},
-	{"compare", cmd_measure_compare},
-};
-
 int cmd_measure(int argc, const char **argv, struct ctx *ctx)
 {
-	size_t i;
-	int n;
+	/* add and import change what the umbrella shows */
+	static const struct subcommand subs[] = {
+		{"add", cmd_measure_add, add_usage, CMD_UMBRELLA_AUTO},
+		{"import", cmd_measure_import, import_usage, CMD_UMBRELLA_AUTO},
+		{"show", cmd_measure_show, measure_show_usage, 0},
+		{"log", cmd_measure_log, measure_log_usage, 0},
+		{"compare", cmd_measure_compare, measure_compare_usage, 0},
+		{NULL},
+	};
 
-	if (argc < 2)
-		return usage_error(measure_usage, NULL, "no subcommand given");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		n = parse_options(argc, argv, NULL, measure_usage);
-		return parse_options_status(n);
-	}
-	for (i = 0; i < sizeof(subs) / sizeof(*subs); i++) {
-		if (strcmp(subs[i].name, argv[1]))
-			continue;
-		n = subs[i].fn(argc - 1, argv + 1, ctx);
-		/* add and import change what the umbrella shows (argv is
-		 * reordered by now: the table's name tells) */
-		if (!strcmp(subs[i].name, "add") ||
-		    !strcmp(subs[i].name, "import"))
-			n = cmd_umbrella_auto(ctx, n);
-		return n;
-	}
-	return usage_error(measure_usage, NULL,
-			   "'%s' is not a subcommand of 'measure'", argv[1]);
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, NULL);
 }

@@ -3,18 +3,11 @@
 #ifndef GCAMP_CMD_MEASURE_H
 #define GCAMP_CMD_MEASURE_H
 
-#include <git2.h>
-
 #include "core/base/ctx.h"
 
 extern const char *const measure_show_usage[];
 extern const char *const measure_log_usage[];
 extern const char *const measure_compare_usage[];
-
-/* The commit rev (NULL: HEAD) names; GCAMP_ENOTFOUND "unknown commit". */
-int measure_cmd_commit(git_oid *out, struct ctx *ctx, const char *rev);
-/* 0 in a campaign, else GCAMP_ENOTINIT with a hint. */
-int measure_cmd_campaign(struct ctx *ctx);
 
 int cmd_measure_show(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure_log(int argc, const char **argv, struct ctx *ctx);

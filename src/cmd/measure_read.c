@@ -79,8 +79,8 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 	if (argn > 1)
 		return usage_error(measure_show_usage, opts,
 				   "wrong number of arguments");
-	if (measure_cmd_campaign(ctx) < 0 ||
-	    measure_cmd_commit(&commit, ctx, argn ? argv[0] : NULL) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
+	    cmd_commit_arg(&commit, ctx, argn ? argv[0] : NULL) < 0 ||
 	    measure_read_note(&recs, &n, &bad, ctx, &commit) < 0)
 		return cmd_fail(ctx);
 	git_oid_tostr(hex, sizeof(hex), &commit);
@@ -289,7 +289,7 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	o.range = argn > 1 ? argv[1] : NULL;
 	o.config = &config;
 	o.cross_config = cross_config;
-	if (measure_cmd_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
 	    (!cross_env && current_env(env, &env_json, ctx, backend) < 0))
 		goto fail;
 	o.env = cross_env ? NULL : env;
@@ -449,9 +449,9 @@ int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx)
 	o.name_b = argv[1];
 	o.metrics = &metrics;
 	o.config = &config;
-	if (measure_cmd_campaign(ctx) < 0 ||
-	    measure_cmd_commit(&o.a, ctx, argv[0]) < 0 ||
-	    measure_cmd_commit(&o.b, ctx, argv[1]) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
+	    cmd_commit_arg(&o.a, ctx, argv[0]) < 0 ||
+	    cmd_commit_arg(&o.b, ctx, argv[1]) < 0 ||
 	    measure_compare(&rows, &n, ctx, &o) < 0) {
 		status = cmd_fail(ctx);
 		goto out;

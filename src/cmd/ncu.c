@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
 #include "core/probe/ncu.h"
 #include "util/buf.h"
 #include "util/options.h"
@@ -97,7 +96,7 @@ int cmd_ncu(int argc, const char **argv, struct ctx *ctx)
 			usage_error(ncu_usage, opts, "--section is empty");
 			goto out;
 		}
-	if (measure_cmd_campaign(ctx) < 0) {
+	if (cmd_need_campaign(ctx) < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}

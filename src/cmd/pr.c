@@ -16,15 +16,6 @@
 #include "util/options.h"
 #include "util/strvec.h"
 
-static const char *const pr_usage[] = {
-	"git campaign pr body [BRANCH] [--json]",
-	"git campaign pr lint [FILE | --pr N | BRANCH] [--json]",
-	NULL,
-};
-
-#define SUB_USAGE(name, ...)                                                   \
-	static const char *const name[] = {__VA_ARGS__, NULL}
-
 SUB_USAGE(body_usage, "git campaign pr body [BRANCH] [--json]");
 SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] [--json]");
 
@@ -219,10 +210,10 @@ out:
 int cmd_pr(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"body", pr_body_cmd},
-		{"lint", pr_lint_cmd},
-		{NULL, NULL},
+		{"body", pr_body_cmd, body_usage, 0},
+		{"lint", pr_lint_cmd, lint_usage, 0},
+		{NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, pr_usage, NULL);
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, NULL);
 }

@@ -9,22 +9,6 @@
 #include "core/stash/stash.h"
 #include "util/options.h"
 
-static const char *const stash_usage[] = {
-	"git campaign stash save NAME [-m MSG] [-u] [--keep-index]",
-	"git campaign stash list [--json]",
-	"git campaign stash show NAME [-p]",
-	"git campaign stash apply NAME",
-	"git campaign stash pop NAME",
-	"git campaign stash drop NAME [--expect ID]",
-	"git campaign stash recover [--json]",
-	"git campaign stash recover ID --as NAME",
-	NULL,
-};
-
-/* the usage lines of one subcommand */
-#define SUB_USAGE(name, ...)                                                   \
-	static const char *const name[] = {__VA_ARGS__, NULL}
-
 SUB_USAGE(save_usage, "git campaign stash save NAME [-m MSG] [-u] "
 		      "[--keep-index]");
 SUB_USAGE(list_usage, "git campaign stash list [--json]");
@@ -270,11 +254,15 @@ static int stash_recover_cmd(int argc, const char **argv, struct ctx *ctx)
 int cmd_stash(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"save", stash_save_cmd},	{"list", stash_list_cmd},
-		{"show", stash_show_cmd},	{"apply", stash_apply_cmd},
-		{"pop", stash_pop_cmd},		{"drop", stash_drop_cmd},
-		{"recover", stash_recover_cmd}, {NULL, NULL},
+		{"save", stash_save_cmd, save_usage, 0},
+		{"list", stash_list_cmd, list_usage, 0},
+		{"show", stash_show_cmd, show_usage, 0},
+		{"apply", stash_apply_cmd, apply_usage, 0},
+		{"pop", stash_pop_cmd, pop_usage, 0},
+		{"drop", stash_drop_cmd, drop_usage, 0},
+		{"recover", stash_recover_cmd, recover_usage, 0},
+		{NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, stash_usage, "list");
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, "list");
 }

@@ -8,11 +8,8 @@
 #include "util/template.h"
 #include "util/options.h"
 
-static const char *const template_usage[] = {
-	"git campaign template [list]",
-	"git campaign template show [--builtin] NAME",
-	NULL,
-};
+SUB_USAGE(list_usage, "git campaign template [list]");
+SUB_USAGE(show_usage, "git campaign template show [--builtin] NAME");
 
 /* The repository's working tree, or NULL outside one (built-ins only). */
 static const char *workdir(struct ctx *ctx)
@@ -29,12 +26,12 @@ static const char *workdir(struct ctx *ctx)
 static int template_list_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *wd;
-	int n = parse_options(argc, argv, NULL, template_usage);
+	int n = parse_options(argc, argv, NULL, list_usage);
 
 	if (n < 0)
 		return parse_options_status(n);
 	if (n)
-		return usage_error(template_usage, NULL, "too many arguments");
+		return usage_error(list_usage, NULL, "too many arguments");
 	wd = workdir(ctx);
 	for (const struct template_builtin *b = template_builtins; b->name;
 	     b++) {
@@ -59,12 +56,12 @@ static int template_show_cmd(int argc, const char **argv, struct ctx *ctx)
 			 "the built-in text, not the repository's override"),
 		OPT_END(),
 	};
-	int n = parse_options(argc, argv, opts, template_usage);
+	int n = parse_options(argc, argv, opts, show_usage);
 
 	if (n < 0)
 		return parse_options_status(n);
 	if (n != 1)
-		return usage_error(template_usage, NULL,
+		return usage_error(show_usage, NULL,
 				   n ? "too many arguments"
 				     : "which template? ('template list' "
 				       "names them)");
@@ -80,10 +77,10 @@ static int template_show_cmd(int argc, const char **argv, struct ctx *ctx)
 int cmd_template(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"list", template_list_cmd},
-		{"show", template_show_cmd},
-		{NULL, NULL},
+		{"list", template_list_cmd, list_usage, 0},
+		{"show", template_show_cmd, show_usage, 0},
+		{NULL},
 	};
 
-	return cmd_subcommand(argc, argv, ctx, subs, template_usage, "list");
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, "list");
 }

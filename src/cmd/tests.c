@@ -6,22 +6,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
 #include "core/machine/fingerprint.h"
 #include "core/records/testrun.h"
 #include "util/buf.h"
 #include "util/options.h"
-
-static const char *const tests_usage[] = {
-	"git campaign tests import FILE|DIR [--format junit|tornado-test] "
-	"[--commit REV]",
-	"git campaign tests baseline [--env ID] [--json]",
-	"git campaign tests diff REV_A REV_B [--env ID]",
-	NULL,
-};
-
-#define SUB_USAGE(name, ...)                                                   \
-	static const char *const name[] = {__VA_ARGS__, NULL}
 
 SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
 			"[--format junit|tornado-test] [--commit REV]");
@@ -60,8 +48,7 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 				   format);
 	if (format)
 		fmt = import_format_find(format);
-	if (measure_cmd_campaign(ctx) < 0 ||
-	    measure_cmd_commit(&oid, ctx, rev) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 || cmd_commit_arg(&oid, ctx, rev) < 0 ||
 	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
 		goto fail;
 	if (strcmp(set.format, "junit") && strcmp(set.format, "tornado-test")) {
@@ -107,7 +94,7 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(k);
 	if (k)
 		return usage_error(baseline_usage, opts, "too many arguments");
-	if (measure_cmd_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 ||
 	    testrun_baseline(&v, &n, ctx, env, 0) < 0)
 		return cmd_fail(ctx);
 	if (json)
@@ -328,11 +315,11 @@ static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
 					 : "REV_A and REV_B are needed");
 	rev[0] = argv[0];
 	rev[1] = argv[1];
-	if (measure_cmd_campaign(ctx) < 0 || ctx_config(&cfg, ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 || ctx_config(&cfg, ctx) < 0 ||
 	    gitcfg_get_all(&flaky, cfg, "campaign.flaky", &ctx->err) < 0)
 		goto fail;
 	for (i = 0; i < 2; i++) {
-		if (measure_cmd_commit(&oid, ctx, rev[i]) < 0)
+		if (cmd_commit_arg(&oid, ctx, rev[i]) < 0)
 			goto fail;
 		git_oid_tostr(hex[i], sizeof(hex[i]), &oid);
 		if (testrun_envs(&env[i], ctx, hex[i]) < 0)
@@ -403,12 +390,11 @@ out:
 int cmd_tests(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
-		{"import", tests_import_cmd},
-		{"baseline", tests_baseline_cmd},
-		{"diff", tests_diff_cmd},
-		{NULL, NULL},
+		{"import", tests_import_cmd, import_usage, 0},
+		{"baseline", tests_baseline_cmd, baseline_usage, 0},
+		{"diff", tests_diff_cmd, diff_usage, 0},
+		{NULL},
 	};
 
-	return cmd_umbrella_auto(ctx, cmd_subcommand(argc, argv, ctx, subs,
-						     tests_usage, "baseline"));
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, "baseline");
 }
