@@ -11,21 +11,21 @@
 #include "core/forge/submit.h"
 #include "util/options.h"
 
-static const char *const stack_usage[] = {
-	"git campaign stack new NAME [--on PARENT]",
-	"git campaign stack adopt BRANCH --on PARENT",
-	"git campaign stack show [--json]",
-	"git campaign stack restack [BRANCH | --all] [--no-checkout]",
-	"git campaign stack continue [--no-checkout]",
-	"git campaign stack abort",
-	"git campaign stack skip-branch",
-	"git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]",
-	"git campaign stack delete BRANCH [--branch]",
-	"git campaign stack undo",
-	"git campaign stack submit [BRANCH | --all] [--draft] [--dry-run]",
-	"git campaign stack sync",
-	NULL,
-};
+SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");
+SUB_USAGE(adopt_usage, "git campaign stack adopt BRANCH --on PARENT");
+SUB_USAGE(show_usage, "git campaign stack show [--json]");
+SUB_USAGE(restack_usage,
+	  "git campaign stack restack [BRANCH | --all] [--no-checkout]");
+SUB_USAGE(continue_usage, "git campaign stack continue [--no-checkout]");
+SUB_USAGE(abort_usage, "git campaign stack abort");
+SUB_USAGE(skip_usage, "git campaign stack skip-branch");
+SUB_USAGE(move_usage,
+	  "git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]");
+SUB_USAGE(delete_usage, "git campaign stack delete BRANCH [--branch]");
+SUB_USAGE(stack_undo_usage, "git campaign stack undo");
+SUB_USAGE(submit_usage,
+	  "git campaign stack submit [BRANCH | --all] [--draft] [--dry-run]");
+SUB_USAGE(sync_usage, "git campaign stack sync");
 
 static const char *const undo_usage[] = {
 	"git campaign undo",
@@ -221,180 +221,258 @@ static int show(struct ctx *ctx, int json)
 	return 0;
 }
 
-static int stack_submit_cmd(struct ctx *ctx, const char *branch, int all,
-			    int draft, int dry_run)
+/* Parses one subcommand's options into opts: returns the count of
+ * operands, which must be lo..hi, or -1 with *status the exit status of
+ * -h, --help or a usage error. */
+static int verb_args(int *status, int argc, const char **argv,
+		     const struct option *opts, const char *const *usage,
+		     int lo, int hi)
+{
+	const char *verb = argv[0];
+	int n = parse_options(argc, argv, opts, usage);
+
+	if (n < 0) {
+		*status = parse_options_status(n);
+		return -1;
+	}
+	if (n < lo || n > hi) {
+		*status = usage_error(
+			usage, opts, "wrong number of arguments to '%s'", verb);
+		return -1;
+	}
+	return n;
+}
+
+static int stack_new_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *on = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "on", &on, "PARENT", "the parent branch"),
+		OPT_END(),
+	};
+	int rc;
+
+	if (verb_args(&rc, argc, argv, opts, new_usage, 1, 1) < 0)
+		return rc;
+	if (stack_new(ctx, argv[0], on) < 0)
+		return cmd_fail(ctx);
+	return 0;
+}
+
+static int stack_adopt_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *on = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "on", &on, "PARENT", "the parent branch"),
+		OPT_END(),
+	};
+	int rc;
+
+	if (verb_args(&rc, argc, argv, opts, adopt_usage, 1, 1) < 0)
+		return rc;
+	if (!on)
+		return usage_error(adopt_usage, opts,
+				   "adopt needs --on PARENT");
+	if (stack_adopt(ctx, argv[0], on) < 0)
+		return cmd_fail(ctx);
+	return 0;
+}
+
+static int stack_show_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	int json = 0, rc;
+	const struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print JSON for scripts"),
+		OPT_END(),
+	};
+
+	if (verb_args(&rc, argc, argv, opts, show_usage, 0, 0) < 0)
+		return rc;
+	return show(ctx, json);
+}
+
+#define OPT_NO_CHECKOUT(v)                                                     \
+	OPT_BOOL(0, "no-checkout", (v),                                        \
+		 "on a conflict, list the paths; check out nothing")
+
+static int stack_restack_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	struct restack_opts ro = {0};
+	const struct option opts[] = {
+		OPT_BOOL(0, "all", &ro.all, "every stacked branch"),
+		OPT_NO_CHECKOUT(&ro.no_checkout),
+		OPT_END(),
+	};
+	int n, rc;
+
+	if ((n = verb_args(&rc, argc, argv, opts, restack_usage, 0, 1)) < 0)
+		return rc;
+	if (n && ro.all)
+		return usage_error(restack_usage, opts,
+				   "a branch and --all cannot be combined");
+	ro.branch = n ? argv[0] : NULL;
+	rc = restack_start(&r, ctx, &ro);
+	return report(ctx, rc, &r, "restack");
+}
+
+static int stack_move_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	struct restack_opts ro = {0};
+	const struct option opts[] = {
+		OPT_STRING(0, "onto", &ro.onto, "NEWPARENT",
+			   "the new parent branch"),
+		OPT_NO_CHECKOUT(&ro.no_checkout),
+		OPT_END(),
+	};
+	int rc;
+
+	if (verb_args(&rc, argc, argv, opts, move_usage, 1, 1) < 0)
+		return rc;
+	if (!ro.onto)
+		return usage_error(move_usage, opts,
+				   "move needs --onto NEWPARENT");
+	ro.move = argv[0];
+	rc = restack_start(&r, ctx, &ro);
+	return report(ctx, rc, &r, "restack");
+}
+
+static int stack_continue_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	int no_checkout = 0, rc;
+	const struct option opts[] = {
+		OPT_NO_CHECKOUT(&no_checkout),
+		OPT_END(),
+	};
+
+	if (verb_args(&rc, argc, argv, opts, continue_usage, 0, 0) < 0)
+		return rc;
+	rc = restack_continue(&r, ctx, no_checkout);
+	return report(ctx, rc, &r, "continue");
+}
+
+static int stack_abort_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	int rc;
+
+	if (verb_args(&rc, argc, argv, NULL, abort_usage, 0, 0) < 0)
+		return rc;
+	if (restack_abort(&r, ctx) < 0)
+		return cmd_fail(ctx);
+	printf("aborted #%lld: every branch is back\n", r.op_id);
+	restack_result_release(&r);
+	return 0;
+}
+
+static int stack_skip_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	int rc;
+
+	if (verb_args(&rc, argc, argv, NULL, skip_usage, 0, 0) < 0)
+		return rc;
+	rc = restack_skip(&r, ctx);
+	return report(ctx, rc, &r, "continue");
+}
+
+static int stack_delete_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	int del_branch = 0, rc;
+	const struct option opts[] = {
+		OPT_BOOL(0, "branch", &del_branch, "delete the branch too"),
+		OPT_END(),
+	};
+
+	if (verb_args(&rc, argc, argv, opts, delete_usage, 1, 1) < 0)
+		return rc;
+	rc = stack_delete(&r, ctx, argv[0], del_branch);
+	if (rc == 0)
+		printf("removed %s from the stack%s\n", argv[0],
+		       del_branch ? " and deleted the branch" : "");
+	return report(ctx, rc, &r, "delete");
+}
+
+static int stack_undo_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct restack_result r;
+	int rc;
+
+	if (verb_args(&rc, argc, argv, NULL, stack_undo_usage, 0, 0) < 0)
+		return rc;
+	rc = stack_undo(&r, ctx);
+	return report(ctx, rc, &r, "undo");
+}
+
+static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct submit_result r;
-	struct submit_opts o = {branch, all, draft, dry_run};
-	int rc = stack_submit(&r, ctx, &o);
+	struct submit_opts o = {0};
+	const struct option opts[] = {
+		OPT_BOOL(0, "all", &o.all, "every stacked branch"),
+		OPT_BOOL(0, "draft", &o.draft, "open new PRs as drafts"),
+		OPT_BOOL('n', "dry-run", &o.dry_run,
+			 "say what would be pushed and sent"),
+		OPT_END(),
+	};
+	int n, rc;
 
+	if ((n = verb_args(&rc, argc, argv, opts, submit_usage, 0, 1)) < 0)
+		return rc;
+	if (n && o.all)
+		return usage_error(submit_usage, opts,
+				   "a branch and --all cannot be combined");
+	o.branch = n ? argv[0] : NULL;
+	rc = stack_submit(&r, ctx, &o);
 	print_lines(&r.lines, "");
 	submit_result_release(&r);
 	if (rc < 0)
 		return cmd_fail(ctx);
-	return dry_run ? 0 : cmd_umbrella_auto(ctx, 0);
+	/* a dry run sends nothing, so the umbrella has nothing new to show */
+	return o.dry_run ? 0 : cmd_umbrella_auto(ctx, 0);
 }
 
-static int stack_sync_cmd(struct ctx *ctx)
+static int stack_sync_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct submit_result r;
-	int rc = stack_sync(&r, ctx);
+	int rc;
 
+	if (verb_args(&rc, argc, argv, NULL, sync_usage, 0, 0) < 0)
+		return rc;
+	rc = stack_sync(&r, ctx);
 	print_lines(&r.lines, "");
 	if (rc < 0 || !r.moved) {
 		submit_result_release(&r);
-		return rc < 0 ? cmd_fail(ctx) : cmd_umbrella_auto(ctx, 0);
+		return rc < 0 ? cmd_fail(ctx) : 0;
 	}
 	strvec_clear(&r.lines);
 	rc = report(ctx, 0, &r.r, "restack");
 	submit_result_release(&r);
-	return cmd_umbrella_auto(ctx, rc);
+	return rc;
 }
 
 int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 {
-	const char *on = NULL, *onto = NULL, *sub;
-	int json = 0, all = 0, no_checkout = 0, del_branch = 0, n, rc;
-	int draft = 0, dry_run = 0;
-	struct restack_result r;
-	struct restack_opts ro = {0};
-	const struct option opts[] = {
-		OPT_STRING(0, "on", &on, "PARENT",
-			   "new, adopt: the parent branch"),
-		OPT_STRING(0, "onto", &onto, "NEWPARENT",
-			   "move: the new parent branch"),
-		OPT_BOOL(0, "all", &all,
-			 "restack, submit: every stacked branch"),
-		OPT_BOOL(0, "draft", &draft, "submit: open new PRs as drafts"),
-		OPT_BOOL('n', "dry-run", &dry_run,
-			 "submit: say what would be pushed and sent"),
-		OPT_BOOL(0, "no-checkout", &no_checkout,
-			 "on a conflict, list the paths; check out nothing"),
-		OPT_BOOL(0, "branch", &del_branch,
-			 "delete: delete the branch too"),
-		OPT_BOOL(0, "json", &json, "show: print JSON for scripts"),
-		OPT_END(),
+	static const struct subcommand subs[] = {
+		{"new", stack_new_cmd, new_usage, 0},
+		{"adopt", stack_adopt_cmd, adopt_usage, 0},
+		{"show", stack_show_cmd, show_usage, 0},
+		{"restack", stack_restack_cmd, restack_usage, 0},
+		{"continue", stack_continue_cmd, continue_usage, 0},
+		{"abort", stack_abort_cmd, abort_usage, 0},
+		{"skip-branch", stack_skip_cmd, skip_usage, 0},
+		{"move", stack_move_cmd, move_usage, 0},
+		{"delete", stack_delete_cmd, delete_usage, 0},
+		{"undo", stack_undo_cmd, stack_undo_usage, 0},
+		{"submit", stack_submit_cmd, submit_usage, 0},
+		{"sync", stack_sync_cmd, sync_usage, CMD_UMBRELLA_AUTO},
+		{NULL},
 	};
 
-	if (argc < 2)
-		return usage_error(stack_usage, opts, "name a subcommand");
-	sub = argv[1];
-	if (sub[0] == '-') {
-		n = parse_options(argc, argv, opts, stack_usage);
-		if (n < 0)
-			return parse_options_status(n);
-		return usage_error(stack_usage, opts, "name a subcommand");
-	}
-	n = parse_options(argc - 1, argv + 1, opts, stack_usage);
-	if (n < 0)
-		return parse_options_status(n);
-	argv++;
-#define ARGS(lo, hi)                                                           \
-	do {                                                                   \
-		if (n < (lo) || n > (hi))                                      \
-			return usage_error(stack_usage, opts,                  \
-					   "wrong number of arguments to "     \
-					   "'%s'",                             \
-					   sub);                               \
-	} while (0)
-	if ((on && strcmp(sub, "new") && strcmp(sub, "adopt")) ||
-	    (onto && strcmp(sub, "move")) ||
-	    (all && strcmp(sub, "restack") && strcmp(sub, "submit")) ||
-	    ((draft || dry_run) && strcmp(sub, "submit")) ||
-	    (json && strcmp(sub, "show")) ||
-	    (del_branch && strcmp(sub, "delete")) ||
-	    (no_checkout && strcmp(sub, "restack") && strcmp(sub, "continue") &&
-	     strcmp(sub, "move")))
-		return usage_error(stack_usage, opts,
-				   "an option that '%s' does not take", sub);
-	if (!strcmp(sub, "new")) {
-		ARGS(1, 1);
-		if (stack_new(ctx, argv[0], on) < 0)
-			return cmd_fail(ctx);
-		return 0;
-	}
-	if (!strcmp(sub, "adopt")) {
-		ARGS(1, 1);
-		if (!on)
-			return usage_error(stack_usage, opts,
-					   "adopt needs --on PARENT");
-		if (stack_adopt(ctx, argv[0], on) < 0)
-			return cmd_fail(ctx);
-		return 0;
-	}
-	if (!strcmp(sub, "show")) {
-		ARGS(0, 0);
-		return show(ctx, json);
-	}
-	if (!strcmp(sub, "restack")) {
-		ARGS(0, 1);
-		if (n && all)
-			return usage_error(stack_usage, opts,
-					   "a branch and --all cannot be "
-					   "combined");
-		ro.branch = n ? argv[0] : NULL;
-		ro.all = all;
-		ro.no_checkout = no_checkout;
-		rc = restack_start(&r, ctx, &ro);
-		return report(ctx, rc, &r, "restack");
-	}
-	if (!strcmp(sub, "move")) {
-		ARGS(1, 1);
-		if (!onto)
-			return usage_error(stack_usage, opts,
-					   "move needs --onto NEWPARENT");
-		ro.move = argv[0];
-		ro.onto = onto;
-		ro.no_checkout = no_checkout;
-		rc = restack_start(&r, ctx, &ro);
-		return report(ctx, rc, &r, "restack");
-	}
-	if (!strcmp(sub, "continue")) {
-		ARGS(0, 0);
-		rc = restack_continue(&r, ctx, no_checkout);
-		return report(ctx, rc, &r, "continue");
-	}
-	if (!strcmp(sub, "abort")) {
-		ARGS(0, 0);
-		if (restack_abort(&r, ctx) < 0)
-			return cmd_fail(ctx);
-		printf("aborted #%lld: every branch is back\n", r.op_id);
-		restack_result_release(&r);
-		return 0;
-	}
-	if (!strcmp(sub, "skip-branch")) {
-		ARGS(0, 0);
-		rc = restack_skip(&r, ctx);
-		return report(ctx, rc, &r, "continue");
-	}
-	if (!strcmp(sub, "delete")) {
-		ARGS(1, 1);
-		rc = stack_delete(&r, ctx, argv[0], del_branch);
-		if (rc == 0)
-			printf("removed %s from the stack%s\n", argv[0],
-			       del_branch ? " and deleted the branch" : "");
-		return report(ctx, rc, &r, "delete");
-	}
-	if (!strcmp(sub, "undo")) {
-		ARGS(0, 0);
-		rc = stack_undo(&r, ctx);
-		return report(ctx, rc, &r, "undo");
-	}
-	if (!strcmp(sub, "submit")) {
-		ARGS(0, 1);
-		if (n && all)
-			return usage_error(stack_usage, opts,
-					   "a branch and --all cannot be "
-					   "combined");
-		return stack_submit_cmd(ctx, n ? argv[0] : NULL, all, draft,
-					dry_run);
-	}
-	if (!strcmp(sub, "sync")) {
-		ARGS(0, 0);
-		return stack_sync_cmd(ctx);
-	}
-#undef ARGS
-	return usage_error(stack_usage, opts, "unknown subcommand '%s'", sub);
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, NULL);
 }
 
 int cmd_undo(int argc, const char **argv, struct ctx *ctx)

@@ -313,6 +313,18 @@ would prune 1 finished operation"
 	assert_clean
 }
 
+@test "stack new -h prints only new's synopsis and options" {
+	run --separate-stderr git campaign stack new -h
+	assert_failure 129
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "usage: git campaign stack new NAME [--on PARENT]" ]
+	assert_line --regexp '^ +--on PARENT +the parent branch$'
+	refute_line --partial 'or:'
+	refute_line --partial -- '--onto'
+	refute_line --partial -- '--json'
+	[ "${#lines[@]}" -eq 2 ]
+}
+
 @test "usage errors exit 129" {
 	run --separate-stderr git campaign stack
 	assert_failure 129
