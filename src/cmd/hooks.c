@@ -7,12 +7,10 @@
 #include "core/hooks/hooks.h"
 #include "util/options.h"
 
-static const char *const hooks_usage[] = {
-	"git campaign hooks install [--force] [--chain-pre-commit]",
-	"git campaign hooks uninstall",
-	"git campaign hooks status",
-	NULL,
-};
+SUB_USAGE(install_usage,
+	  "git campaign hooks install [--force] [--chain-pre-commit]");
+SUB_USAGE(uninstall_usage, "git campaign hooks uninstall");
+SUB_USAGE(status_usage, "git campaign hooks status");
 
 static const char *state_text(enum hook_state s)
 {
@@ -28,7 +26,7 @@ static const char *state_text(enum hook_state s)
 	}
 }
 
-static int status(const struct hooks_where *w)
+static int show_status(const struct hooks_where *w)
 {
 	size_t i;
 
@@ -78,10 +76,33 @@ static int install(struct ctx *ctx, const struct hooks_where *w, int force,
 	return 0;
 }
 
-int cmd_hooks(int argc, const char **argv, struct ctx *ctx)
+/* Parses a subcommand that takes no operands (and opts, or none) and finds
+ * the hooks: 0, or -1 with *status the exit status. */
+static int locate(int *status, struct hooks_where *w, int argc,
+		  const char **argv, const struct option *opts,
+		  const char *const *usage, struct ctx *ctx)
+{
+	int n = parse_options(argc, argv, opts, usage);
+
+	if (n < 0) {
+		*status = parse_options_status(n);
+		return -1;
+	}
+	if (n) {
+		*status = usage_error(usage, opts, "too many arguments");
+		return -1;
+	}
+	if (hooks_locate(w, ctx) < 0) {
+		*status = cmd_fail(ctx);
+		return -1;
+	}
+	return 0;
+}
+
+static int hooks_install_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct hooks_where w;
-	int force = 0, chain = 0, n, rc;
+	int force = 0, chain = 0, rc;
 	const struct option opts[] = {
 		OPT_BOOL('f', "force", &force,
 			 "install into a core.hooksPath outside the "
@@ -92,32 +113,47 @@ int cmd_hooks(int argc, const char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	n = parse_options(argc, argv, opts, hooks_usage);
-	if (n < 0)
-		return parse_options_status(n);
-	if (n != 1)
-		return usage_error(hooks_usage, opts,
-				   n ? "too many arguments"
-				     : "install, uninstall or status?");
-	if (strcmp(argv[0], "install") && (force || chain))
-		return usage_error(hooks_usage, opts,
-				   "--force and --chain-pre-commit go with "
-				   "install");
-	if (strcmp(argv[0], "install") && strcmp(argv[0], "uninstall") &&
-	    strcmp(argv[0], "status"))
-		return usage_error(hooks_usage, opts, "unknown subcommand '%s'",
-				   argv[0]);
-	if (hooks_locate(&w, ctx) < 0)
-		return cmd_fail(ctx);
-	if (!strcmp(argv[0], "install")) {
-		rc = install(ctx, &w, force, chain);
-	} else if (!strcmp(argv[0], "uninstall")) {
-		rc = hooks_uninstall(&w, &ctx->err) < 0 ? cmd_fail(ctx) : 0;
-		if (!rc)
-			printf("removed the hooks from %s\n", w.dir);
-	} else {
-		rc = status(&w);
-	}
+	if (locate(&rc, &w, argc, argv, opts, install_usage, ctx) < 0)
+		return rc;
+	rc = install(ctx, &w, force, chain);
 	hooks_where_release(&w);
 	return rc;
+}
+
+static int hooks_uninstall_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct hooks_where w;
+	int rc;
+
+	if (locate(&rc, &w, argc, argv, NULL, uninstall_usage, ctx) < 0)
+		return rc;
+	rc = hooks_uninstall(&w, &ctx->err) < 0 ? cmd_fail(ctx) : 0;
+	if (!rc)
+		printf("removed the hooks from %s\n", w.dir);
+	hooks_where_release(&w);
+	return rc;
+}
+
+static int hooks_status_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct hooks_where w;
+	int rc;
+
+	if (locate(&rc, &w, argc, argv, NULL, status_usage, ctx) < 0)
+		return rc;
+	rc = show_status(&w);
+	hooks_where_release(&w);
+	return rc;
+}
+
+int cmd_hooks(int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct subcommand subs[] = {
+		{"install", hooks_install_cmd, install_usage, 0},
+		{"uninstall", hooks_uninstall_cmd, uninstall_usage, 0},
+		{"status", hooks_status_cmd, status_usage, 0},
+		{NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, NULL);
 }

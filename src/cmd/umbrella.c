@@ -11,11 +11,8 @@
 #include "util/options.h"
 #include "util/xalloc.h"
 
-static const char *const umbrella_usage[] = {
-	"git campaign umbrella sync [--dry-run]",
-	"git campaign umbrella post [-m TEXT | -F FILE] RESULT",
-	NULL,
-};
+SUB_USAGE(sync_usage, "git campaign umbrella sync [--dry-run]");
+SUB_USAGE(post_usage, "git campaign umbrella post [-m TEXT | -F FILE] RESULT");
 
 static void say_wait(long wait_ms, const char *why)
 {
@@ -121,49 +118,64 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-int cmd_umbrella(int argc, const char **argv, struct ctx *ctx)
+static int umbrella_sync_verb(int argc, const char **argv, struct ctx *ctx)
 {
 	int dry_run = 0, rc;
-	const char *msg = NULL, *file = NULL;
 	struct campaign c;
 	const struct option opts[] = {
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "print the section instead of sending it"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, sync_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n)
+		return usage_error(sync_usage, opts, "sync takes no arguments");
+	if (campaign_load(&c, ctx) < 0)
+		return cmd_fail(ctx);
+	rc = umbrella_sync_cmd(ctx, &c, dry_run);
+	campaign_release(&c);
+	return rc;
+}
+
+static int umbrella_post_verb(int argc, const char **argv, struct ctx *ctx)
+{
+	const char *msg = NULL, *file = NULL;
+	struct campaign c;
+	const struct option opts[] = {
 		OPT_STRING('m', "message", &msg, "TEXT", "the comment's text"),
 		OPT_STRING('F', "file", &file, "FILE",
 			   "read the comment's text from FILE (- for stdin)"),
 		OPT_END(),
 	};
-	int n = parse_options(argc, argv, opts, umbrella_usage);
+	int n = parse_options(argc, argv, opts, post_usage), rc;
 
 	if (n < 0)
 		return parse_options_status(n);
-	if (n < 1)
-		return usage_error(umbrella_usage, opts, "name a subcommand");
-	if (!strcmp(argv[0], "sync")) {
-		if (n != 1 || msg || file)
-			return usage_error(umbrella_usage, opts,
-					   "sync takes no arguments");
-	} else if (!strcmp(argv[0], "post")) {
-		if (n != 2 || dry_run || (msg && file))
-			return usage_error(umbrella_usage, opts,
-					   "post takes one RESULT and "
-					   "-m or -F");
-		if (!valid_name(argv[1]))
-			return usage_error(umbrella_usage, opts,
-					   "'%s' is not a result name "
-					   "(letters, digits, -_./:#)",
-					   argv[1]);
-	} else {
-		return usage_error(umbrella_usage, opts,
-				   "unknown subcommand '%s'", argv[0]);
-	}
+	if (n != 1 || (msg && file))
+		return usage_error(post_usage, opts,
+				   "post takes one RESULT and -m or -F");
+	if (!valid_name(argv[0]))
+		return usage_error(post_usage, opts,
+				   "'%s' is not a result name "
+				   "(letters, digits, -_./:#)",
+				   argv[0]);
 	if (campaign_load(&c, ctx) < 0)
 		return cmd_fail(ctx);
-	if (!strcmp(argv[0], "sync"))
-		rc = umbrella_sync_cmd(ctx, &c, dry_run);
-	else
-		rc = post(ctx, &c, argv[1], msg, file);
+	rc = post(ctx, &c, argv[0], msg, file);
 	campaign_release(&c);
 	return rc;
+}
+
+int cmd_umbrella(int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct subcommand subs[] = {
+		{"sync", umbrella_sync_verb, sync_usage, 0},
+		{"post", umbrella_post_verb, post_usage, 0},
+		{NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, NULL, NULL);
 }

@@ -48,6 +48,27 @@ commands() {
 	done
 }
 
+@test "every subcommand's -h prints only its own synopsis on stdout, exit 129" {
+	cd "$WORLD/norepo"
+	for c in $(commands); do
+		# env's list and gpu-control are operands of env's own options
+		[ "$c" = env ] && continue
+		verbs=$(git campaign "$c" -h |
+			sed -n 's/^\(usage:\|   or:\) git campaign [^ ]* \([a-z][a-z-]*\).*/\2/p' |
+			sort -u)
+		for v in $verbs; do
+			run --separate-stderr git campaign "$c" "$v" -h
+			[ "$status" -eq 129 ] || fail "$c $v -h exited $status"
+			[ -z "$stderr" ] || fail "$c $v -h wrote to stderr: $stderr"
+			[[ "$output" == "usage: git campaign $c $v"* ]] ||
+				fail "$c $v -h: $output"
+			other=$(sed -n 's/^\(usage:\|   or:\) //p' <<<"$output" |
+				grep -v "^git campaign $c $v\( \|$\)" || true)
+			[ -z "$other" ] || fail "$c $v -h lists: $other"
+		done
+	done
+}
+
 @test "every listed command has a man page whose SYNOPSIS holds its usage" {
 	for c in $(commands); do
 		page="$SRC_DIR/man/git-campaign-$c.1.scd"
