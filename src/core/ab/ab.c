@@ -22,13 +22,6 @@
 
 static volatile sig_atomic_t ab_stop;
 
-const char *ab_mode_name(enum ab_mode m)
-{
-	return m == AB_MODE_STASH      ? "stash"
-	       : m == AB_MODE_ARTIFACT ? "artifact"
-				       : "worktree";
-}
-
 static void on_signal(int sig)
 {
 	ab_stop = sig;
@@ -535,7 +528,8 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	if (r->invalid)
 		buf_puts(&verdict, "INVALID");
 	else if (r->npoints)
-		buf_addf(&verdict, "%s %.3f", r->points[0].verdict,
+		buf_addf(&verdict, "%s %.3f",
+			 ab_verdict_name(r->points[0].verdict),
 			 r->points[0].cmp.ratio);
 	rc = db_prepare(&st, db,
 			"INSERT INTO ab_run (id, at, mode, workload, verdict,"

@@ -1,7 +1,7 @@
 /* Same-build A/B runs: build a baseline (A) and the change (B), run both
  * with interleaved order, controls in the same schedule, and judge the
- * difference with the statistics of src/core/stats/stats.c. Nothing is lost: the
- * change is kept under a named stash or never moved at all, and every step
+ * difference with the statistics of src/core/stats/stats.c. Nothing is lost:
+ * the change is kept under a named stash or never moved at all, and every step
  * is journalled so that --abort puts everything back after a crash. */
 #ifndef GCAMP_AB_H
 #define GCAMP_AB_H
@@ -10,25 +10,13 @@
 #include <git2.h>
 #include <stddef.h>
 
+#include "core/ab/enums.h"
 #include "core/base/ctx.h"
 #include "core/probe/floor.h"
 #include "core/stats/stats.h"
 #include "import/formats.h"
 #include "util/buf.h"
 #include "util/strvec.h"
-
-enum ab_mode {
-	AB_MODE_WORKTREE, /* A built in a kept worktree; runs interleaved */
-	AB_MODE_STASH,	  /* the user's procedure: stash, build A, measure,
-			   * restore, build B, measure; runs blocked */
-	AB_MODE_ARTIFACT, /* each build's output copied aside by tree id;
-			   * runs interleaved, cached builds reused */
-};
-
-/* "worktree", "stash" or "artifact" */
-const char *ab_mode_name(enum ab_mode m);
-
-enum ab_order { AB_ORDER_ABBA, AB_ORDER_RANDOM, AB_ORDER_BLOCKED };
 
 /* What a run's number is: its wall time, CPU time or peak memory, or a
  * number printed in its output. */
@@ -109,11 +97,9 @@ struct ab_point {
 	size_t failed_a, failed_b; /* runs that exited non-zero */
 	struct stats_summary sa, sb;
 	struct stats_compare cmp;
-	const char *verdict; /* "faster", "slower", "~", "inconclusive",
-			      * "no verdict", "failed"; controls: "moved",
-			      * "steady", "noisy", ... */
-	char why[160];	     /* why there is no verdict, "" otherwise */
-	long n_needed;	     /* runs per arm a verdict would need; 0: - */
+	enum ab_verdict verdict;
+	char why[160]; /* why there is no verdict, "" otherwise */
+	long n_needed; /* runs per arm a verdict would need; 0: - */
 };
 
 /* The line fit of an iteration sweep of the main workload: Theil-Sen per

@@ -39,14 +39,14 @@ void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 	p->cmp.ratio = p->cmp.ci_lo = p->cmp.ci_hi = NAN;
 	p->cmp.p = 1;
 	if (p->failed_a || p->failed_b) {
-		p->verdict = "failed";
+		p->verdict = AB_VERDICT_FAILED;
 		snprintf(p->why, sizeof(p->why),
 			 "%zu run(s) of A and %zu of B exited non-zero",
 			 p->failed_a, p->failed_b);
 		return;
 	}
 	if (!p->na || !p->nb) {
-		p->verdict = "no verdict";
+		p->verdict = AB_VERDICT_NO_VERDICT;
 		snprintf(p->why, sizeof(p->why), "no samples");
 		return;
 	}
@@ -55,7 +55,7 @@ void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 	ci_ok = !isnan(p->cmp.ci_lo) && !isnan(p->cmp.ci_hi);
 	half = ci_ok ? (p->cmp.ci_hi - p->cmp.ci_lo) / 2 : NAN;
 	if (n < AB_MIN_N) {
-		p->verdict = "no verdict";
+		p->verdict = AB_VERDICT_NO_VERDICT;
 		snprintf(p->why, sizeof(p->why),
 			 "n = %zu per arm: %d are needed for a verdict", n,
 			 AB_MIN_N);
@@ -64,36 +64,37 @@ void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 	}
 	if (p->control) {
 		if (p->cmp.significant && fabs(effect) > control_tol) {
-			p->verdict = "moved";
+			p->verdict = AB_VERDICT_MOVED;
 			snprintf(p->why, sizeof(p->why),
 				 "the control moved %+.1f%% (p = %.3g)",
 				 effect * 100, p->cmp.p);
 		} else if (!ci_ok || half > control_tol) {
-			p->verdict = "noisy";
+			p->verdict = AB_VERDICT_NOISY;
 			p->n_needed = runs_needed((long)n, half, control_tol);
 			snprintf(p->why, sizeof(p->why),
 				 "too noisy to vouch for the run: 95%% CI "
 				 "+-%.1f%%, tolerance %.1f%%",
 				 ci_ok ? half * 100 : NAN, control_tol * 100);
 		} else {
-			p->verdict = "steady";
+			p->verdict = AB_VERDICT_STEADY;
 		}
 		return;
 	}
 	if (p->cmp.significant && ci_ok &&
 	    (p->cmp.ci_hi < 1 || p->cmp.ci_lo > 1) &&
 	    fabs(effect) >= min_effect) {
-		p->verdict = (effect < 0) != !!higher_is_better ? "faster"
-								: "slower";
+		p->verdict = (effect < 0) != !!higher_is_better
+				     ? AB_VERDICT_FASTER
+				     : AB_VERDICT_SLOWER;
 	} else if (ci_ok && half > min_effect) {
-		p->verdict = "inconclusive";
+		p->verdict = AB_VERDICT_INCONCLUSIVE;
 		p->n_needed = runs_needed((long)n, half, min_effect);
 		snprintf(p->why, sizeof(p->why),
 			 "95%% CI +-%.1f%% is wider than the %.1f%% minimum "
 			 "effect",
 			 half * 100, min_effect * 100);
 	} else {
-		p->verdict = "~";
+		p->verdict = AB_VERDICT_SAME;
 	}
 }
 
@@ -169,19 +170,14 @@ static void row(struct buf *out, const struct ab_result *r,
 		buf_puts(out, " | - |");
 	else
 		buf_addf(out, " | %.2g |", p->cmp.p);
-	buf_addf(out, " %s |", p->verdict ? p->verdict : "-");
+	buf_addf(out, " %s |",
+		 p->verdict != AB_VERDICT_NONE ? ab_verdict_name(p->verdict)
+					       : "-");
 	if (r->has_floor && isnan(fl))
 		buf_puts(out, " - |");
 	else if (r->has_floor)
 		buf_addf(out, fl >= 1000 ? " %.0fx |" : " %.3gx |", fl);
 	buf_putc(out, '\n');
-}
-
-static const char *order_name(enum ab_order o)
-{
-	return o == AB_ORDER_ABBA     ? "A B B A"
-	       : o == AB_ORDER_RANDOM ? "random"
-				      : "blocked (all A, then all B)";
 }
 
 void ab_render_table(struct buf *out, const struct ab_result *r)
@@ -191,8 +187,8 @@ void ab_render_table(struct buf *out, const struct ab_result *r)
 
 	for (i = 0; i < r->npoints; i++) {
 		iters |= r->points[i].iters != 0;
-		if (r->points[i].control && r->points[i].verdict &&
-		    !strcmp(r->points[i].verdict, "moved"))
+		if (r->points[i].control &&
+		    r->points[i].verdict == AB_VERDICT_MOVED)
 			buf_addf(out,
 				 "**INVALID**: control `%s` moved: %s. The "
 				 "environment or the build moved, not the code "
@@ -213,7 +209,7 @@ void ab_render_table(struct buf *out, const struct ab_result *r)
 		 "\n%s, median of n = %ld per arm after %ld warm-up "
 		 "run%s; order %s; mode %s.\n",
 		 r->metric, r->n, r->warmup, r->warmup == 1 ? "" : "s",
-		 order_name(r->order), ab_mode_name(r->mode));
+		 ab_order_words(r->order), ab_mode_name(r->mode));
 	if (r->env_line)
 		buf_addf(out, "%s.\n", r->env_line);
 	if (r->has_floor) {
@@ -270,7 +266,7 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 	for (i = 0; i < r->npoints; i++) {
 		const struct ab_point *p = &r->points[i];
 
-		if (!p->why[0] || !strcmp(p->verdict, "moved"))
+		if (!p->why[0] || p->verdict == AB_VERDICT_MOVED)
 			continue;
 		buf_addf(out, "- `%s`%s: %s", p->workload, p->iters ? "" : "",
 			 p->why);
@@ -309,10 +305,7 @@ cJSON *ab_result_json(const struct ab_result *r)
 	cJSON_AddStringToObject(j, "a", r->a_desc);
 	cJSON_AddStringToObject(j, "b", r->b_desc);
 	cJSON_AddStringToObject(j, "mode", ab_mode_name(r->mode));
-	cJSON_AddStringToObject(j, "order",
-				r->order == AB_ORDER_ABBA     ? "abba"
-				: r->order == AB_ORDER_RANDOM ? "random"
-							      : "blocked");
+	cJSON_AddStringToObject(j, "order", ab_order_name(r->order));
 	cJSON_AddNumberToObject(j, "n", (double)r->n);
 	cJSON_AddNumberToObject(j, "warmup", (double)r->warmup);
 	cJSON_AddStringToObject(j, "metric", r->metric);
@@ -377,7 +370,7 @@ cJSON *ab_result_json(const struct ab_result *r)
 		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
 		cJSON_AddNumberToObject(o, "failed_b", (double)p->failed_b);
 		cJSON_AddStringToObject(o, "verdict",
-					p->verdict ? p->verdict : "");
+					ab_verdict_name(p->verdict));
 		if (p->why[0])
 			cJSON_AddStringToObject(o, "why", p->why);
 		if (p->n_needed)
@@ -544,7 +537,7 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 		struct ab_point *p = &r->points[i];
 
 		ab_judge(p, min_effect, control_tol, r->higher_is_better);
-		if (p->control && !strcmp(p->verdict, "moved"))
+		if (p->control && p->verdict == AB_VERDICT_MOVED)
 			r->invalid = 1;
 		check_drift(r, p, 0, min_effect);
 		check_drift(r, p, 1, min_effect);
@@ -572,8 +565,8 @@ static const char *jstr_or(const cJSON *o, const char *key, const char *def)
 	return cJSON_IsString(v) ? v->valuestring : def;
 }
 
-/* The literal among words equal to s, or NULL: verdicts and sweep words
- * are pointers to literals, not copies */
+/* The literal among words equal to s, or NULL: sweep words are pointers
+ * to literals, not copies */
 static const char *intern(const char *const *words, const char *s)
 {
 	for (; s && *words; words++)
@@ -595,10 +588,6 @@ static double *samples_from(size_t *n, const cJSON *a)
 
 int ab_result_from_json(struct ab_result *out, const cJSON *j)
 {
-	static const char *const verdicts[] = {
-		"faster", "slower", "~",      "inconclusive", "no verdict",
-		"failed", "moved",  "steady", "noisy",	      NULL,
-	};
 	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(j, "workloads");
 	const cJSON *e, *sw, *cfg;
 	const char *s;
@@ -610,14 +599,10 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	out->invalid = cJSON_IsTrue(cJSON_GetObjectItem(j, "invalid"));
 	snprintf(out->a_desc, sizeof(out->a_desc), "%s", jstr_or(j, "a", "A"));
 	snprintf(out->b_desc, sizeof(out->b_desc), "%s", jstr_or(j, "b", "B"));
-	s = jstr_or(j, "mode", "worktree");
-	out->mode = !strcmp(s, "stash")	     ? AB_MODE_STASH
-		    : !strcmp(s, "artifact") ? AB_MODE_ARTIFACT
-					     : AB_MODE_WORKTREE;
-	s = jstr_or(j, "order", "abba");
-	out->order = !strcmp(s, "random")    ? AB_ORDER_RANDOM
-		     : !strcmp(s, "blocked") ? AB_ORDER_BLOCKED
-					     : AB_ORDER_ABBA;
+	out->mode =
+		ab_mode_from_name(jstr_or(j, "mode", NULL), AB_MODE_WORKTREE);
+	out->order =
+		ab_order_from_name(jstr_or(j, "order", NULL), AB_ORDER_ABBA);
 	out->n = isnan(jnum(j, "n")) ? 0 : (long)jnum(j, "n");
 	out->warmup = isnan(jnum(j, "warmup")) ? 0 : (long)jnum(j, "warmup");
 	out->metric = xstrdup(jstr_or(j, "metric", "wall"));
@@ -661,7 +646,8 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		p->cmp.significant = p->cmp.p < STATS_ALPHA;
 		p->cmp.median_a = p->sa.median;
 		p->cmp.median_b = p->sb.median;
-		p->verdict = intern(verdicts, jstr_or(e, "verdict", NULL));
+		p->verdict = ab_verdict_from_name(jstr_or(e, "verdict", NULL),
+						  AB_VERDICT_NONE);
 		snprintf(p->why, sizeof(p->why), "%s", jstr_or(e, "why", ""));
 		p->n_needed = isnan(jnum(e, "n_needed"))
 				      ? 0

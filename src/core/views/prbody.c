@@ -269,15 +269,15 @@ static void point_negative(struct pb *b, const char *run,
 {
 	struct buf t = BUF_INIT;
 
-	if (p->control || !p->verdict ||
-	    (strcmp(p->verdict, "~") && strcmp(p->verdict, "slower")))
+	if (p->control ||
+	    (p->verdict != AB_VERDICT_SAME && p->verdict != AB_VERDICT_SLOWER))
 		return;
 	buf_addf(&t, "`%s`", p->workload);
 	if (p->iters)
 		buf_addf(&t, " at %ld iteration%s", p->iters,
 			 p->iters == 1 ? "" : "s");
 	buf_addf(&t, ": %s",
-		 !strcmp(p->verdict, "~") ? "no change (~)" : "slower");
+		 p->verdict == AB_VERDICT_SAME ? "no change (~)" : "slower");
 	if (!isnan(p->cmp.ratio)) {
 		buf_addf(&t, ", B/A %.3f", p->cmp.ratio);
 		if (!isnan(p->cmp.ci_lo) && !isnan(p->cmp.ci_hi))
@@ -500,14 +500,16 @@ static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 			for (i = 0; i < r.npoints && !claim->len; i++) {
 				const struct ab_point *p = &r.points[i];
 
-				if (p->control || !p->verdict ||
+				if (p->control ||
+				    p->verdict == AB_VERDICT_NONE ||
 				    isnan(p->cmp.ratio))
 					continue;
 				buf_addf(
 					claim,
 					"%s, B/A %.3f [%.3f, %.3f] on `%s` "
 					"(A/B #%lld)",
-					p->verdict, p->cmp.ratio, p->cmp.ci_lo,
+					ab_verdict_name(p->verdict),
+					p->cmp.ratio, p->cmp.ci_lo,
 					p->cmp.ci_hi, p->workload,
 					(long long)sqlite3_column_int64(st, 0));
 			}
