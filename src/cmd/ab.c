@@ -13,6 +13,8 @@
 #include "util/options.h"
 #include "util/xalloc.h"
 
+#define ATTACH_USAGE "git campaign ab attach [REV]"
+
 static const char *const ab_usage[] = {
 	"git campaign ab --build CMD --run CMD [--control CMD]... "
 	"[--gpu-control] [-n N] "
@@ -23,7 +25,7 @@ static const char *const ab_usage[] = {
 	"[--seed N] [--json]",
 	"git campaign ab --continue",
 	"git campaign ab --abort",
-	"git campaign ab attach [REV]",
+	ATTACH_USAGE,
 	NULL,
 };
 
@@ -62,10 +64,7 @@ static int add_gpu_control(struct ctx *ctx, struct strvec *controls,
 	return 0;
 }
 
-static const char *const attach_usage[] = {
-	"git campaign ab attach [REV]",
-	NULL,
-};
+SUB_USAGE(attach_usage, ATTACH_USAGE);
 
 /* ab attach: the numbers of a change follow it into its commit */
 static int attach_cmd(int argc, const char **argv, struct ctx *ctx)
@@ -203,6 +202,8 @@ static char *argv_json(int argc, const char **argv)
 	return s;
 }
 
+static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx);
+
 static int abort_cmd(struct ctx *ctx)
 {
 	long long id;
@@ -258,7 +259,7 @@ static int continue_cmd(struct ctx *ctx)
 	args = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*args));
 	cJSON_ArrayForEach(e, a) if (cJSON_IsString(e)) args[argc++] =
 		e->valuestring;
-	rc = cmd_ab(argc, args, ctx);
+	rc = ab_run_cmd(argc, args, ctx);
 out:
 	free(args);
 	cJSON_Delete(a);
@@ -267,69 +268,132 @@ out:
 	return rc;
 }
 
-int cmd_ab(int argc, const char **argv, struct ctx *ctx)
+/* What the options of an A/B run hold before they become its ab_opts. */
+struct ab_args {
+	const char *build, *run, *iters, *metric, *base, *artifact;
+	const char *min_effect, *tolerance;
+	int mode, order; /* enum ab_mode, enum ab_order */
+	struct strvec controls, required, config;
+	long n, warmup, seed;
+	int json, cont, abort_, gpu_control;
+};
+
+#define AB_ARGS_INIT                                                           \
+	{                                                                      \
+		.min_effect = "2", .tolerance = "2", .mode = AB_MODE_WORKTREE, \
+		.order = AB_ORDER_ABBA, .controls = STRVEC_INIT,               \
+		.required = STRVEC_INIT, .config = STRVEC_INIT, .n = 10,       \
+		.warmup = 1, .seed = 1                                         \
+	}
+
+static void ab_args_release(struct ab_args *a)
 {
-	const char *build = NULL, *run = NULL, *iters = NULL, *metric = NULL;
-	const char *mode = "worktree", *order = "abba", *base = NULL;
-	const char *min_effect = "2", *tolerance = "2", *artifact = NULL;
-	struct strvec controls = STRVEC_INIT, required = STRVEC_INIT;
-	struct strvec config = STRVEC_INIT;
+	strvec_clear(&a->controls);
+	strvec_clear(&a->required);
+	strvec_clear(&a->config);
+}
+
+/* Checks the options of a run and fills o from them, borrowing a's strings
+ * and *iter_list (the caller's to free): 0, or 129 after a usage error. */
+static int ab_opts_from_args(struct ab_opts *o, long **iter_list,
+			     const struct ab_args *a, const struct option *opts)
+{
+	size_t i;
+
+	if (!a->build || !a->run)
+		return usage_error(ab_usage, opts, "%s is missing",
+				   !a->build ? "--build" : "--run");
+	if (a->n < 1 || a->n > 100000 || a->warmup < 0 || a->warmup > 100000)
+		return usage_error(ab_usage, opts,
+				   "-n must be 1 or more and "
+				   "--warmup 0 or more");
+	for (i = 0; !a->iters && i <= a->controls.nr; i++)
+		if (strstr(i ? a->controls.v[i - 1] : a->run, "{iters}"))
+			return usage_error(ab_usage, opts,
+					   "{iters} in '%s' needs --iters",
+					   i ? a->controls.v[i - 1] : a->run);
+	if ((a->mode == AB_MODE_ARTIFACT) != !!a->artifact)
+		return usage_error(ab_usage, opts,
+				   a->artifact
+					   ? "--artifact needs --mode artifact"
+					   : "--mode artifact needs --artifact "
+					     "PATH");
+	o->build = a->build;
+	o->run = a->run;
+	o->controls = (const char *const *)a->controls.v;
+	o->ncontrols = a->controls.nr;
+	o->n = a->n;
+	o->warmup = a->warmup;
+	o->base = a->base;
+	o->seed = (unsigned)a->seed;
+	o->mode = (enum ab_mode)a->mode;
+	o->order = (enum ab_order)a->order;
+	o->artifact = a->artifact;
+	o->config = (const char *const *)a->config.v;
+	o->nconfig = a->config.nr;
+	if (parse_pct(&o->min_effect, a->min_effect, "--min-effect") ||
+	    parse_pct(&o->control_tol, a->tolerance, "--control-tolerance") ||
+	    (a->iters && parse_iters(iter_list, &o->niters, a->iters)))
+		return 129;
+	o->iters = *iter_list;
+	return 0;
+}
+
+/* git campaign ab --build ... --run ...: the run itself, or --continue and
+ * --abort of an interrupted one */
+static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct ab_args a = AB_ARGS_INIT;
 	struct ab_opts o;
 	struct ab_metric gpu_metric;
 	const struct ab_metric **cmetrics = NULL;
 	struct ab_result res;
 	struct buf table = BUF_INIT;
-	long n = 10, warmup = 1, seed = 1, *iter_list = NULL;
-	int json = 0, cont = 0, abort_ = 0, gpu_control = 0, rc;
+	long *iter_list = NULL;
 	const struct option opts[] = {
-		OPT_STRING(0, "build", &build, "CMD",
+		OPT_STRING(0, "build", &a.build, "CMD",
 			   "build command, run in each arm's tree"),
-		OPT_STRING(0, "run", &run, "CMD",
+		OPT_STRING(0, "run", &a.run, "CMD",
 			   "the workload; {iters} takes each --iters count"),
-		OPT_LIST(0, "control", &controls, "CMD",
+		OPT_LIST(0, "control", &a.controls, "CMD",
 			 "a workload that must not move (repeatable)"),
-		OPT_BOOL(0, "gpu-control", &gpu_control,
+		OPT_BOOL(0, "gpu-control", &a.gpu_control,
 			 "add the built-in GPU control (env gpu-control)"),
-		OPT_INT('n', NULL, &n, "N", "measured runs per arm (10)"),
-		OPT_INT(0, "warmup", &warmup, "K",
+		OPT_INT('n', NULL, &a.n, "N", "measured runs per arm (10)"),
+		OPT_INT(0, "warmup", &a.warmup, "K",
 			"runs discarded per arm first (1)"),
-		OPT_STRING(0, "iters", &iters, "LIST",
+		OPT_STRING(0, "iters", &a.iters, "LIST",
 			   "iteration counts of a sweep, e.g. 64,512,4096"),
-		OPT_STRING(0, "metric", &metric, "SPEC",
+		OPT_STRING(0, "metric", &a.metric, "SPEC",
 			   "wall, user, sys, maxrss or re:REGEX[;unit=U]"
 			   "[;better=higher]"),
-		OPT_STRING(0, "mode", &mode, "MODE",
+		OPT_CHOICE(0, "mode", &a.mode, ab_mode_names, "MODE",
 			   "worktree (default), stash or artifact"),
-		OPT_STRING(0, "artifact", &artifact, "PATH",
+		OPT_STRING(0, "artifact", &a.artifact, "PATH",
 			   "artifact mode: what the build makes"),
-		OPT_STRING(0, "base", &base, "REV", "A's commit (HEAD)"),
-		OPT_STRING(0, "order", &order, "ORDER",
+		OPT_STRING(0, "base", &a.base, "REV", "A's commit (HEAD)"),
+		OPT_CHOICE(0, "order", &a.order, ab_order_names, "ORDER",
 			   "abba (default), random or blocked"),
-		OPT_STRING(0, "min-effect", &min_effect, "PCT",
+		OPT_STRING(0, "min-effect", &a.min_effect, "PCT",
 			   "smallest change called a verdict (2)"),
-		OPT_STRING(0, "control-tolerance", &tolerance, "PCT",
+		OPT_STRING(0, "control-tolerance", &a.tolerance, "PCT",
 			   "how far a control may move (2)"),
-		OPT_LIST(0, "require-flag", &required, "STR",
+		OPT_LIST(0, "require-flag", &a.required, "STR",
 			 "refuse commands without STR (repeatable)"),
-		OPT_LIST(0, "config", &config, "K=V",
+		OPT_LIST(0, "config", &a.config, "K=V",
 			 "label the run (repeatable)"),
-		OPT_INT(0, "seed", &seed, "N", "seed of the random order (1)"),
-		OPT_BOOL(0, "json", &json, "print the result as JSON"),
-		OPT_BOOL(0, "continue", &cont,
+		OPT_INT(0, "seed", &a.seed, "N",
+			"seed of the random order (1)"),
+		OPT_BOOL(0, "json", &a.json, "print the result as JSON"),
+		OPT_BOOL(0, "continue", &a.cont,
 			 "put back an interrupted A/B and run it again"),
-		OPT_BOOL(0, "abort", &abort_,
+		OPT_BOOL(0, "abort", &a.abort_,
 			 "put back an interrupted A/B and forget it"),
 		OPT_END(),
 	};
 	/* journalled before parse_options reorders argv */
-	char *args_json;
-	int k;
-	size_t i;
-
-	if (argc > 1 && !strcmp(argv[1], "attach"))
-		return attach_cmd(argc - 1, argv + 1, ctx);
-	args_json = argv_json(argc, argv);
-	k = parse_options(argc, argv, opts, ab_usage);
+	char *args_json = argv_json(argc, argv);
+	int k = parse_options(argc, argv, opts, ab_usage), rc;
 
 	memset(&o, 0, sizeof(o));
 	memset(&gpu_metric, 0, sizeof(gpu_metric));
@@ -343,96 +407,29 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 				 argv[0]);
 		goto out;
 	}
-	if (cont || abort_) {
-		rc = cont && abort_ ? usage_error(ab_usage, opts,
-						  "--continue or --abort, "
-						  "not both")
-		     : cont	    ? continue_cmd(ctx)
-				    : abort_cmd(ctx);
+	if (a.cont || a.abort_) {
+		rc = a.cont && a.abort_ ? usage_error(ab_usage, opts,
+						      "--continue or --abort, "
+						      "not both")
+		     : a.cont		? continue_cmd(ctx)
+					: abort_cmd(ctx);
 		goto out;
 	}
-	rc = 129;
-	if (!build || !run) {
-		usage_error(ab_usage, opts, "%s is missing",
-			    !build ? "--build" : "--run");
+	if ((rc = ab_opts_from_args(&o, &iter_list, &a, opts)))
 		goto out;
-	}
-	if (n < 1 || n > 100000 || warmup < 0 || warmup > 100000) {
-		usage_error(ab_usage, opts,
-			    "-n must be 1 or more and "
-			    "--warmup 0 or more");
-		goto out;
-	}
-	for (i = 0; !iters && i <= controls.nr; i++)
-		if (strstr(i ? controls.v[i - 1] : run, "{iters}")) {
-			usage_error(ab_usage, opts,
-				    "{iters} in '%s' needs --iters",
-				    i ? controls.v[i - 1] : run);
-			goto out;
-		}
-	o.build = build;
-	o.run = run;
-	o.controls = (const char *const *)controls.v;
-	o.ncontrols = controls.nr;
-	o.n = n;
-	o.warmup = warmup;
-	o.base = base;
-	o.seed = (unsigned)seed;
-	if (!strcmp(mode, "worktree")) {
-		o.mode = AB_MODE_WORKTREE;
-	} else if (!strcmp(mode, "stash")) {
-		o.mode = AB_MODE_STASH;
-	} else if (!strcmp(mode, "artifact")) {
-		o.mode = AB_MODE_ARTIFACT;
-	} else {
-		usage_error(ab_usage, opts,
-			    "--mode '%s': worktree, stash or artifact", mode);
-		goto out;
-	}
-	if ((o.mode == AB_MODE_ARTIFACT) != !!artifact) {
-		usage_error(ab_usage, opts,
-			    artifact ? "--artifact needs --mode artifact"
-				     : "--mode artifact needs --artifact PATH");
-		goto out;
-	}
-	o.artifact = artifact;
-	if (!strcmp(order, "abba")) {
-		o.order = AB_ORDER_ABBA;
-	} else if (!strcmp(order, "random")) {
-		o.order = AB_ORDER_RANDOM;
-	} else if (!strcmp(order, "blocked")) {
-		o.order = AB_ORDER_BLOCKED;
-	} else {
-		usage_error(ab_usage, opts,
-			    "--order '%s': abba, random or blocked", order);
-		goto out;
-	}
-	if (parse_pct(&o.min_effect, min_effect, "--min-effect") ||
-	    parse_pct(&o.control_tol, tolerance, "--control-tolerance") ||
-	    (iters && parse_iters(&iter_list, &o.niters, iters)))
-		goto out;
-	o.iters = iter_list;
-	if (ab_metric_parse(&o.metric, metric, &ctx->err) < 0) {
-		rc = cmd_fail(ctx);
-		goto out;
-	}
-	if (check_flags(ctx, &o, &required, &config) < 0) {
-		rc = cmd_fail(ctx);
-		goto out;
-	}
-	if (gpu_control &&
-	    add_gpu_control(ctx, &controls, &o, &gpu_metric, &cmetrics) < 0) {
+	if (ab_metric_parse(&o.metric, a.metric, &ctx->err) < 0 ||
+	    check_flags(ctx, &o, &a.required, &a.config) < 0 ||
+	    (a.gpu_control && add_gpu_control(ctx, &a.controls, &o, &gpu_metric,
+					      &cmetrics) < 0)) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}
 	o.argv_json = args_json;
-	o.config = (const char *const *)config.v;
-	o.nconfig = config.nr;
 	if (ab_run(&res, ctx, &o, isatty(2) ? progress : NULL, NULL) < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}
-	if (json) {
+	if (a.json) {
 		cmd_print_json(ab_result_json(&res));
 	} else {
 		ab_render_markdown(&table, &res);
@@ -447,8 +444,18 @@ out:
 	buf_release(&table);
 	free(iter_list);
 	free(args_json);
-	strvec_clear(&controls);
-	strvec_clear(&required);
-	strvec_clear(&config);
+	ab_args_release(&a);
 	return rc;
+}
+
+int cmd_ab(int argc, const char **argv, struct ctx *ctx)
+{
+	/* "" is ab's own form: it runs when no subcommand is named */
+	static const struct subcommand subs[] = {
+		{"attach", attach_cmd, attach_usage, 0},
+		{"", ab_run_cmd, ab_usage, 0},
+		{NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, ab_usage, NULL);
 }

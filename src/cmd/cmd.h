@@ -47,7 +47,9 @@ enum cmd_flags {
 /* One subcommand of a command with several ("stash save", "stack new"):
  * its name, its entry point, which parses its own options (one table per
  * subcommand), its synopsis lines (NULL-terminated; the command's -h lists
- * every subcommand's), and its cmd_flags. */
+ * every subcommand's), and its cmd_flags. The name "" is the command's own
+ * form ("ab --build ..."): it runs, with the command's argv, when argv[1] is
+ * missing or an option. */
 struct subcommand {
 	const char *name;
 	int (*fn)(int argc, const char **argv, struct ctx *ctx);

@@ -123,6 +123,13 @@ int cmd_need_campaign(struct ctx *ctx)
 }
 
 #define SUBCOMMANDS_MAX 32
+
+static int finish(struct ctx *ctx, const struct subcommand *sub, int status)
+{
+	if (sub->flags & CMD_UMBRELLA_AUTO)
+		return cmd_umbrella_auto(ctx, status);
+	return status;
+}
 #define USAGE_LINES_MAX 64
 
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
@@ -131,19 +138,27 @@ int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 {
 	const char *names[SUBCOMMANDS_MAX], *lines[USAGE_LINES_MAX + 1];
 	const char *only[3] = {NULL, def, NULL};
-	const struct subcommand *sub;
-	size_t n, k = 0, i;
+	const struct subcommand *rows[SUBCOMMANDS_MAX], *sub = NULL;
+	size_t n = 0, k = 0, i, r;
 	int rc;
 
-	for (n = 0; n < SUBCOMMANDS_MAX && subs[n].name; n++) {
-		names[n] = subs[n].name;
-		for (i = 0; subs[n].usage && subs[n].usage[i]; i++)
+	for (r = 0; r < SUBCOMMANDS_MAX && subs[r].name; r++) {
+		for (i = 0; subs[r].usage && subs[r].usage[i]; i++)
 			if (k < USAGE_LINES_MAX)
-				lines[k++] = subs[n].usage[i];
+				lines[k++] = subs[r].usage[i];
+		if (!*subs[r].name) {
+			sub = &subs[r];
+			continue;
+		}
+		rows[n] = &subs[r];
+		names[n++] = subs[r].name;
 	}
 	lines[k] = NULL;
 	if (!usage)
 		usage = lines;
+	/* the command's own form takes its options, -h included */
+	if (sub && (argc < 2 || argv[1][0] == '-'))
+		return finish(ctx, sub, sub->fn(argc, argv, ctx));
 	rc = parse_subcommand(argc, argv, names, n, usage);
 	if (rc == PARSE_SUBCOMMAND_NONE && def) {
 		/* the default runs as if named alone */
@@ -158,7 +173,6 @@ int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		return parse_options_status(rc);
 	if ((size_t)rc >= n)
 		return usage_error(usage, NULL, "no subcommand '%s'", def);
-	sub = &subs[rc];
-	rc = sub->fn(argc - 1, argv + 1, ctx);
-	return sub->flags & CMD_UMBRELLA_AUTO ? cmd_umbrella_auto(ctx, rc) : rc;
+	sub = rows[rc];
+	return finish(ctx, sub, sub->fn(argc - 1, argv + 1, ctx));
 }

@@ -315,3 +315,16 @@ sweep() {
 	run --separate-stderr git campaign ab --abort
 	assert_fatal 'no unfinished A/B to abort'
 }
+
+@test "a mistyped --mode or --order is a usage error naming the closest value" {
+	run --separate-stderr git campaign ab --build true --run true --mode stsh
+	assert_failure 129
+	[ -z "$output" ]
+	[[ ${stderr_lines[0]} == "error: --mode 'stsh' is not one of worktree, stash, artifact; did you mean 'stash'?" ]]
+	run --separate-stderr git campaign ab --build true --run true --order=abab
+	assert_failure 129
+	[[ ${stderr_lines[0]} == "error: --order 'abab' is not one of abba, random, blocked; did you mean 'abba'?" ]]
+	run --separate-stderr git campaign ab frob
+	assert_failure 129
+	[[ ${stderr_lines[0]} == "error: unknown subcommand 'frob'" ]]
+}
