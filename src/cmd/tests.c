@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/machine/fingerprint.h"
 #include "core/records/testrun.h"
+#include "core/views/testdiff.h"
 #include "util/buf.h"
 #include "util/options.h"
 
@@ -226,33 +227,6 @@ static int pick_env(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
 	return rc;
 }
 
-static const struct testrun_class *find_class(const struct testrun_class *v,
-					      size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return &v[i];
-	return NULL;
-}
-
-/* a campaign.flaky value names the class whole or its dotted tail
- * ("compute.MMwithBytes") */
-static int is_flaky(const struct strvec *flaky, const char *cls)
-{
-	size_t i, n = strlen(cls), m;
-
-	for (i = 0; i < flaky->nr; i++) {
-		m = strlen(flaky->v[i]);
-		if (!strcmp(cls, flaky->v[i]) ||
-		    (m < n && cls[n - m - 1] == '.' &&
-		     !strcmp(cls + n - m, flaky->v[i])))
-			return 1;
-	}
-	return 0;
-}
-
 static void side(struct buf *out, const struct testrun_class *c)
 {
 	if (c)
@@ -274,12 +248,6 @@ static void diff_line(const char *name, const struct testrun_class *a,
 	buf_release(&l);
 }
 
-static int same(const struct testrun_class *a, const struct testrun_class *b)
-{
-	return a && b && a->passed == b->passed && a->failed == b->failed &&
-	       a->skipped == b->skipped && a->unsupported == b->unsupported;
-}
-
 static void rerun_hint(const struct testrun_class *c, const char *name)
 {
 	if (c && !strcmp(c->format, "junit"))
@@ -292,14 +260,13 @@ static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *want = NULL, *rev[2];
 	struct strvec env[2] = {STRVEC_INIT, STRVEC_INIT};
-	struct strvec flaky = STRVEC_INIT, names = STRVEC_INIT;
-	struct testrun_class *c[2] = {NULL, NULL};
+	struct strvec flaky = STRVEC_INIT;
+	struct testdiff d = {0};
 	char hex[2][GIT_OID_HEXSZ + 1], id[FINGERPRINT_ID_LEN + 1];
 	struct buf label = BUF_INIT;
 	struct gitcfg *cfg;
-	size_t nc[2] = {0, 0}, i, j, changed = 0, nflaky = 0;
-	long tot[2] = {0, 0}, all[2] = {0, 0};
-	int rc = 0, worse = 0, pass;
+	size_t i;
+	int rc = 0;
 	git_oid oid;
 	const struct option opts[] = {
 		OPT_STRING(0, "env", &want, "ID", "the machine to compare on"),
@@ -326,64 +293,39 @@ static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
 			goto fail;
 	}
 	if (pick_env(id, ctx, want, rev, env) < 0 ||
-	    testrun_classes(&c[0], &nc[0], ctx, hex[0], id) < 0 ||
-	    testrun_classes(&c[1], &nc[1], ctx, hex[1], id) < 0)
+	    testdiff_load(&d, ctx, hex[0], hex[1], id, &flaky) < 0)
 		goto fail;
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < nc[i]; j++) {
-			if (!find_class(c[0], i ? nc[0] : 0, c[i][j].name))
-				strvec_push(&names, c[i][j].name);
-			tot[i] += c[i][j].failed;
-			all[i] += c[i][j].passed + c[i][j].failed +
-				  c[i][j].skipped + c[i][j].unsupported;
-		}
-	strvec_sort(&names);
 	fingerprint_label(&label, ctx, id);
 	printf("tests %.12s -> %.12s on %s (env %s)\n", hex[0], hex[1],
 	       label.ptr, id);
-	printf("failed %ld of %ld -> %ld of %ld\n", tot[0], all[0], tot[1],
-	       all[1]);
+	printf("failed %ld of %ld -> %ld of %ld\n", d.sum[0].failed,
+	       d.sum[0].total, d.sum[1].failed, d.sum[1].total);
 	/* first the classes that count, then the known-flaky ones apart */
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < names.nr; i++) {
-			const struct testrun_class *a =
-				find_class(c[0], nc[0], names.v[i]);
-			const struct testrun_class *b =
-				find_class(c[1], nc[1], names.v[i]);
-			int fl = is_flaky(&flaky, names.v[i]);
+	if (d.nchanged)
+		printf("changed:\n");
+	else
+		printf("no changes outside known-flaky classes\n");
+	for (i = 0; i < d.nchanged; i++)
+		diff_line(d.changed[i].name, d.changed[i].a, d.changed[i].b);
+	if (d.nflaky)
+		printf("known flaky (campaign.flaky), not counted as "
+		       "changes:\n");
+	for (i = 0; i < d.nflaky; i++) {
+		const struct testdiff_entry *e = &d.flaky[i];
 
-			if (fl != pass)
-				continue;
-			if (!fl && same(a, b))
-				continue;
-			if (fl && same(a, b) && !b->failed)
-				continue;
-			if (!pass && !changed++)
-				printf("changed:\n");
-			if (pass && !nflaky++)
-				printf("known flaky (campaign.flaky), not "
-				       "counted as changes:\n");
-			diff_line(names.v[i], a, b);
-			if (fl)
-				rerun_hint(b ? b : a, names.v[i]);
-			else if (b && b->failed > (a ? a->failed : 0))
-				worse = 1;
-		}
-		if (!pass && !changed)
-			printf("no changes outside known-flaky classes\n");
+		diff_line(e->name, e->a, e->b);
+		rerun_hint(e->b ? e->b : e->a, e->name);
 	}
-	rc = worse;
+	rc = d.worse;
 	goto out;
 fail:
 	rc = cmd_fail(ctx);
 out:
 	buf_release(&label);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2; i++)
 		strvec_clear(&env[i]);
-		testrun_classes_free(c[i], nc[i]);
-	}
+	testdiff_release(&d);
 	strvec_clear(&flaky);
-	strvec_clear(&names);
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "core/views/prbody_int.h"
 #include "core/measure/line.h"
 #include "core/records/testrun.h"
+#include "core/views/testdiff.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
@@ -91,39 +92,33 @@ static cJSON *suite(struct pb *b, const char *commit, const char *env, int *rc)
 {
 	struct testrun_class *v = NULL;
 	struct buf t = BUF_INIT;
-	long pass = 0, fail = 0, skip = 0, unsup = 0, total;
-	size_t n = 0, i;
+	struct testdiff_sum sum;
+	size_t n = 0;
 	cJSON *o;
 
 	if ((*rc = testrun_classes(&v, &n, b->ctx, commit, env)) < 0 || !n) {
 		testrun_classes_free(v, n);
 		return NULL;
 	}
-	for (i = 0; i < n; i++) {
-		pass += v[i].passed;
-		fail += v[i].failed;
-		skip += v[i].skipped;
-		unsup += v[i].unsupported;
-	}
-	total = pass + fail + skip + unsup;
+	testdiff_sum(&sum, v, n);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "commit", commit);
 	pb_add_short(o, "short", commit);
-	cJSON_AddNumberToObject(o, "passed", (double)pass);
-	cJSON_AddNumberToObject(o, "failed", (double)fail);
-	cJSON_AddNumberToObject(o, "skipped", (double)skip);
-	cJSON_AddNumberToObject(o, "unsupported", (double)unsup);
-	cJSON_AddNumberToObject(o, "total", (double)total);
+	cJSON_AddNumberToObject(o, "passed", (double)sum.passed);
+	cJSON_AddNumberToObject(o, "failed", (double)sum.failed);
+	cJSON_AddNumberToObject(o, "skipped", (double)sum.skipped);
+	cJSON_AddNumberToObject(o, "unsupported", (double)sum.unsupported);
+	cJSON_AddNumberToObject(o, "total", (double)sum.total);
 	cJSON_AddNumberToObject(o, "classes", (double)n);
-	pb_count_str(&t, fail);
+	pb_count_str(&t, sum.failed);
 	buf_puts(&t, " failed of ");
-	pb_count_str(&t, total);
+	pb_count_str(&t, sum.total);
 	buf_puts(&t, " (");
-	pb_count_str(&t, pass);
+	pb_count_str(&t, sum.passed);
 	buf_puts(&t, " passed, ");
-	pb_count_str(&t, skip);
+	pb_count_str(&t, sum.skipped);
 	buf_puts(&t, " skipped, ");
-	pb_count_str(&t, unsup);
+	pb_count_str(&t, sum.unsupported);
 	buf_addf(&t, " unsupported; %zu class%s)", n, n == 1 ? "" : "es");
 	cJSON_AddStringToObject(o, "text", t.ptr);
 	buf_release(&t);
