@@ -28,19 +28,9 @@
 #define IMPORT_USAGE                                                           \
 	"git campaign measure import FILE|DIR|- [--format F] [--commit REV] "  \
 	"[--config K=V]... [--backend B] [--json]"
-#define SHOW_USAGE "git campaign measure show [REV] [--json]"
-#define LOG_USAGE                                                              \
-	"git campaign measure log METRIC [RANGE] [--config K=V]... "           \
-	"[--cross-env] [--cross-config] [--backend B] [--json]"
-#define COMPARE_USAGE                                                          \
-	"git campaign measure compare REV_A REV_B [METRIC...] "                \
-	"[--config K=V]... [--cross-env] [--cross-config] [--json]"
 
 static const char *const add_usage[] = {ADD_USAGE, BATCH_USAGE, NULL};
 static const char *const import_usage[] = {IMPORT_USAGE, NULL};
-const char *const measure_show_usage[] = {SHOW_USAGE, NULL};
-const char *const measure_log_usage[] = {LOG_USAGE, NULL};
-const char *const measure_compare_usage[] = {COMPARE_USAGE, NULL};
 
 /* Profilers whose numbers are never mixed with unprofiled ones: an
  * import in these formats gets profiler=FORMAT unless told otherwise. */

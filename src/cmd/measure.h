@@ -1,10 +1,12 @@
-/* What the files of `git campaign measure` share: src/cmd/measure.c (the
- * dispatch, add, import) and src/cmd/measure_read.c (show, log, compare). */
+/* The subcommands of `git campaign measure` that read, in
+ * src/cmd/measure_read.c (show, log, compare), for the dispatch in
+ * src/cmd/measure.c (with add and import). */
 #ifndef GCAMP_CMD_MEASURE_H
 #define GCAMP_CMD_MEASURE_H
 
 #include "core/base/ctx.h"
 
+/* their synopsis lines, NULL-terminated */
 extern const char *const measure_show_usage[];
 extern const char *const measure_log_usage[];
 extern const char *const measure_compare_usage[];

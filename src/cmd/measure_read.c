@@ -15,6 +15,21 @@
 #include "util/options.h"
 #include "util/xalloc.h"
 
+const char *const measure_show_usage[] = {
+	"git campaign measure show [REV] [--json]",
+	NULL,
+};
+const char *const measure_log_usage[] = {
+	"git campaign measure log METRIC [RANGE] [--config K=V]... "
+	"[--cross-env] [--cross-config] [--backend B] [--json]",
+	NULL,
+};
+const char *const measure_compare_usage[] = {
+	"git campaign measure compare REV_A REV_B [METRIC...] "
+	"[--config K=V]... [--cross-env] [--cross-config] [--json]",
+	NULL,
+};
+
 /* "k=v,k=v" of a canonical config JSON ("-" when empty, "*" stays) */
 static void config_text(struct buf *out, const char *json)
 {
