@@ -62,12 +62,12 @@ struct subcommand {
 	static const char *const name[] = {__VA_ARGS__, NULL}
 
 /* Runs the subcommand argv[1] names with argv + 1 (so its argv[0] is its
- * name), then cmd_umbrella_auto when its flags ask for it; returns the exit
- * status. No subcommand runs def (NULL: a usage error); "-h" and "--help"
- * show the command's usage or manual; an unknown name is a usage error with
- * the closest names suggested (parse_subcommand). usage is the command's
- * synopsis; NULL: the subcommands' usage lines in table order. subs ends
- * with a {NULL} row. */
+ * name), then cmd_umbrella_auto when its flags say so; returns the exit
+ * status (at most 32 subcommands and 64 usage lines are read). No subcommand
+ * runs def (NULL: a usage error); "-h" and "--help" show the command's usage or
+ * manual; an unknown name is a usage error with the closest names suggested
+ * (parse_subcommand). usage is the command's synopsis; NULL: the subcommands'
+ * usage lines in table order. subs ends with a {NULL} row. */
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		   const struct subcommand *subs, const char *const *usage,
 		   const char *def);
@@ -93,7 +93,9 @@ int cmd_fail(struct ctx *ctx);
  * command that may change what it shows: runs it when status is 0 or 1
  * (the command did its work), prints a warning and a hint on stderr when
  * the update was queued, and returns status unchanged: a command never
- * fails for it. Call it as `return cmd_umbrella_auto(ctx, rc);`. */
+ * fails for it. CMD_UMBRELLA_AUTO in a command's or a subcommand's row
+ * calls it; call it by hand only where a flag cannot say when (a dry run
+ * of the same subcommand). */
 int cmd_umbrella_auto(struct ctx *ctx, int status);
 /* Appends the text of file path ("-": standard input) to out: a file over
  * CMD_TEXT_MAX bytes or with a NUL byte is GCAMP_EUSAGE, one that cannot
