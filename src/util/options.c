@@ -147,8 +147,11 @@ static int bad_choice(const struct option *o, const char *val,
 	for (n = 0; o->choices[n]; n++)
 		buf_addf(&list, "%s%s", n ? ", " : "", o->choices[n]);
 	k = suggest_closest(best, 3, val, o->choices, n);
-	fprintf(stderr, "error: --%s '%s' is not one of %s", o->long_name, val,
-		list.ptr);
+	if (o->long_name)
+		fprintf(stderr, "error: --%s", o->long_name);
+	else
+		fprintf(stderr, "error: -%c", o->short_name);
+	fprintf(stderr, " '%s' is not one of %s", val, list.ptr);
 	for (i = 0; i < k; i++)
 		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ",
 			best[i]);
