@@ -123,14 +123,15 @@ int cmd_need_campaign(struct ctx *ctx)
 }
 
 #define SUBCOMMANDS_MAX 32
+#define USAGE_LINES_MAX 64
 
+/* what a subcommand's flags ask for once it ran */
 static int finish(struct ctx *ctx, const struct subcommand *sub, int status)
 {
 	if (sub->flags & CMD_UMBRELLA_AUTO)
 		return cmd_umbrella_auto(ctx, status);
 	return status;
 }
-#define USAGE_LINES_MAX 64
 
 int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		   const struct subcommand *subs, const char *const *usage,
