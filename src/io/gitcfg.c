@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/gitcfg_parse.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

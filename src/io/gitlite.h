@@ -100,26 +100,4 @@ int gitlite_remote_name_valid(const char *name);
 int gitlite_git(struct buf *out, const struct gitlite *g,
 		const char *const *args, struct error *err);
 
-/*
- * Parses the text of one config file, appending key, value pairs
- * (normalised keys; a key without "=" gets "true") to out. *includes is
- * set when the text has an include or includeIf section. Returns 0, or -1
- * at the first line git would refuse (what was read so far is kept).
- */
-int gitlite_parse_config(struct strvec *out, const char *text, size_t len,
-			 int *includes);
-
-/* Normalises "Section.Sub.Name" to "section.Sub.name" in place; returns -1
- * when key has no dot or an empty part (not a valid config key). */
-int gitcfg_normalize_key(char *key);
-
-/* Parses a GIT_CONFIG_PARAMETERS value (both of git's quoting forms) into
- * alternating key, value entries; `-c key` without "=" gives "true".
- * Returns -1 on a quoting error. */
-int gitcfg_parse_parameters(struct strvec *out, const char *env);
-
-/* Appends GIT_CONFIG_COUNT/KEY/VALUE then GIT_CONFIG_PARAMETERS (so -c
- * wins, the last value winning), keys normalised. */
-void gitcfg_load_env(struct strvec *out);
-
 #endif

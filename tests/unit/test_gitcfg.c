@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/gitcfg.h"
+#include "io/gitcfg_parse.h"
 
 static void parameters_new_form(void **state)
 {

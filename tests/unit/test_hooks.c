@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/hooks/hooks.h"
+#include "io/gitcfg_parse.h"
 #include "io/gitlite.h"
 
 static char *cleaned(struct buf *b, const char *text, enum msg_cleanup m)
@@ -198,7 +199,7 @@ static void config_files(void **state)
 	int inc = 1;
 
 	(void)state;
-	assert_int_equal(gitlite_parse_config(&sv, text, strlen(text), &inc),
+	assert_int_equal(gitcfg_parse_config(&sv, text, strlen(text), &inc),
 			 0);
 	assert_int_equal(inc, 0);
 	assert_string_equal(value(&sv, "campaign.name"), "kfusion");
@@ -213,13 +214,13 @@ static void config_files(void **state)
 	strvec_clear(&sv);
 
 	assert_int_equal(
-		gitlite_parse_config(&sv, "[include]\npath = x\n", 19, &inc),
+		gitcfg_parse_config(&sv, "[include]\npath = x\n", 19, &inc),
 		0);
 	assert_int_equal(inc, 1);
 	strvec_clear(&sv);
 	assert_int_equal(
-		gitlite_parse_config(&sv, "[a]\nb = \"open\n", 13, &inc), -1);
-	assert_int_equal(gitlite_parse_config(&sv, "x = 1\n", 6, &inc), -1);
+		gitcfg_parse_config(&sv, "[a]\nb = \"open\n", 13, &inc), -1);
+	assert_int_equal(gitcfg_parse_config(&sv, "x = 1\n", 6, &inc), -1);
 	strvec_clear(&sv);
 }
 
