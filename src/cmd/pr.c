@@ -108,9 +108,9 @@ static int lint_source(struct buf *out, struct ctx *ctx,
 		       const struct campaign *c, const char *arg, long pr)
 {
 	git_repository *repo;
-	char *cur = NULL;
+	struct refs refs;
+	char *cur = NULL, tip[REFS_HEX_SIZE];
 	struct stat sb;
-	git_oid tip;
 	int rc;
 
 	if (pr)
@@ -119,15 +119,16 @@ static int lint_source(struct buf *out, struct ctx *ctx,
 		return cmd_read_text(out, arg, &ctx->err);
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
 		return rc;
+	repo_refs(&refs, repo);
 	if (!arg) {
-		if ((rc = repo_current_branch(&cur, repo, &ctx->err)) < 0)
+		if ((rc = refs_head_branch(&cur, &refs, &ctx->err)) < 0)
 			return rc;
 		if (!cur)
 			return error_set(&ctx->err, GCAMP_EUSAGE,
 					 "HEAD is detached: name a file, a "
 					 "branch or --pr N");
 		arg = cur;
-	} else if (repo_branch_tip(&tip, repo, NULL, arg) < 0) {
+	} else if (refs_branch_tip(tip, &refs, NULL, arg) < 0) {
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "no file or branch '%s'", arg);
 	}

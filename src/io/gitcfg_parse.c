@@ -259,7 +259,7 @@ static int parse_value(struct cfgparse *c, struct buf *v)
 }
 
 int gitcfg_parse_config(struct strvec *out, const char *text, size_t len,
-			 int *includes)
+			int *includes)
 {
 	struct cfgparse c = {text, text + len, BUF_INIT};
 	struct buf name = BUF_INIT, value = BUF_INIT;

@@ -500,8 +500,9 @@ void gitlite_get_all(struct strvec *out, const struct gitlite *g,
 			strvec_push(out, g->cfg.v[i + 1]);
 }
 
-int gitlite_head_branch(char **out, const struct gitlite *g, struct error *err)
+static int files_head_branch(char **out, void *store, struct error *err)
 {
+	const struct gitlite *g = store;
 	struct buf b = BUF_INIT;
 	char *path = join(g->git_dir, "HEAD");
 	int rc = 0;
@@ -564,8 +565,10 @@ static int packed_ref(char out[41], const struct gitlite *g,
 	return rc;
 }
 
-int gitlite_resolve(char out[41], const struct gitlite *g, const char *refname)
+static int files_resolve(char out[REFS_HEX_SIZE], void *store,
+			 const char *refname)
 {
+	const struct gitlite *g = store;
 	struct buf b = BUF_INIT, name = BUF_INIT;
 	int depth, rc = GCAMP_ENOTFOUND;
 
@@ -644,11 +647,12 @@ static int cmp_ref_pair(const void *a, const void *b)
 		      ((const struct ref_pair *)b)->name);
 }
 
-int gitlite_for_each_ref(const struct gitlite *g, const char *prefix,
-			 int (*fn)(const char *refname, const char *oid,
-				   void *data),
-			 void *data)
+static int files_for_each_prefix(void *store, const char *prefix,
+				 int (*fn)(const char *refname, const char *oid,
+					   void *data),
+				 void *data)
 {
+	const struct gitlite *g = store;
 	struct strvec refs = STRVEC_INIT;
 	struct buf b = BUF_INIT, name = BUF_INIT;
 	struct ref_pair *v;
@@ -745,17 +749,24 @@ int gitlite_remote_name_valid(const char *name)
 	return ok;
 }
 
-int gitlite_branch_tip(char out[41], const struct gitlite *g,
-		       const char *remote, const char *name)
-{
-	char *ref = xasprintf("refs/heads/%s", name);
-	int rc = gitlite_resolve(out, g, ref);
+static const struct refs_backend files_backend = {
+	"files",
+	files_resolve,
+	files_head_branch,
+	files_for_each_prefix,
+};
 
-	free(ref);
-	if (rc < 0 && remote) {
-		ref = xasprintf("refs/remotes/%s/%s", remote, name);
-		rc = gitlite_resolve(out, g, ref);
-		free(ref);
-	}
-	return rc;
+void gitlite_refs(struct refs *out, const struct gitlite *g)
+{
+	out->be = &files_backend;
+	/* the backend only reads through it */
+	out->store = (void *)g;
+}
+
+void gitlite_open_dirs(struct gitlite *out, const char *git_dir,
+		       const char *common_dir)
+{
+	memset(out, 0, sizeof(*out));
+	out->git_dir = xstrdup(git_dir);
+	out->common_dir = xstrdup(common_dir);
 }

@@ -1,9 +1,11 @@
-/* The few things of a repository the hooks need, read from its files
- * without libgit2 (whose loading alone costs more than a hook may take):
- * where GIT_DIR is, HEAD, refs, and git config as git itself reads it. */
+/* The files backend of io/refs.h, and the repository read from its files
+ * without libgit2 (whose loading alone costs more than a hook or a prompt's
+ * status may take): discovery of GIT_DIR, HEAD, loose and packed refs,
+ * ref-name rules, and git config as git itself reads it. */
 #ifndef GCAMP_GITLITE_H
 #define GCAMP_GITLITE_H
 
+#include "io/refs.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/strvec.h"
@@ -61,27 +63,15 @@ int gitlite_get_bool(const struct gitlite *g, const char *key, int def);
 void gitlite_get_all(struct strvec *out, const struct gitlite *g,
 		     const char *key);
 
-/* The checked-out branch ("main" for refs/heads/main, also when unborn)
- * in *out, or NULL when HEAD is detached. The caller frees *out. */
-int gitlite_head_branch(char **out, const struct gitlite *g, struct error *err);
-/* The commit refname ("HEAD", "refs/heads/x") points at, through symbolic
- * refs, from loose refs then packed-refs, as 40 hexadecimal digits in
- * out. 0, or GCAMP_ENOTFOUND (nothing recorded in err). */
-int gitlite_resolve(char out[41], const struct gitlite *g, const char *refname);
-
-/* The commit branch NAME points at: refs/heads/NAME, else (remote not
- * NULL) refs/remotes/REMOTE/NAME; as repo_branch_tip in src/io/repo.h. */
-int gitlite_branch_tip(char out[41], const struct gitlite *g,
-		       const char *remote, const char *name);
-
-/* Calls fn(refname, oid, data) for each ref whose name starts with prefix
- * (a shared ref such as "refs/campaign/stash/"), loose refs over packed
- * ones, in the order of their names; symbolic refs are left out. A
- * non-zero return from fn stops the walk and is returned. */
-int gitlite_for_each_ref(const struct gitlite *g, const char *prefix,
-			 int (*fn)(const char *refname, const char *oid,
-				   void *data),
-			 void *data);
+/* The files backend over g's refs (this worktree's HEAD and per-worktree
+ * refs in git_dir, shared ones and packed-refs in common_dir), in *out:
+ * it borrows g, which must outlive it. */
+void gitlite_refs(struct refs *out, const struct gitlite *g);
+/* A gitlite with the two directories alone and no configuration, for
+ * reading the refs of another worktree (git_dir "COMMON/worktrees/NAME")
+ * through gitlite_refs(). Release with gitlite_release(). */
+void gitlite_open_dirs(struct gitlite *out, const char *git_dir,
+		       const char *common_dir);
 
 /* 1 when refname is a valid ref name by git's rules (git
  * check-ref-format): no component that starts with "." or ends with

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "util/buf.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 
 static int lib_ready;
@@ -135,14 +136,26 @@ int repo_open(git_repository **out, struct error *err)
 	return 0;
 }
 
-int repo_current_branch(char **out, git_repository *repo, struct error *err)
+static int lg_resolve(char out[REFS_HEX_SIZE], void *store, const char *refname)
+{
+	git_oid id;
+
+	if (git_reference_name_to_id(&id, store, refname) < 0) {
+		git_error_clear();
+		return GCAMP_ENOTFOUND;
+	}
+	git_oid_tostr(out, REFS_HEX_SIZE, &id);
+	return 0;
+}
+
+static int lg_head_branch(char **out, void *store, struct error *err)
 {
 	git_reference *head = NULL;
 	const char *target;
 	int rc;
 
 	*out = NULL;
-	rc = git_reference_lookup(&head, repo, "HEAD");
+	rc = git_reference_lookup(&head, store, "HEAD");
 	if (rc < 0)
 		return error_git(err, rc, "cannot read HEAD");
 	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
@@ -154,20 +167,67 @@ int repo_current_branch(char **out, git_repository *repo, struct error *err)
 	return 0;
 }
 
-int repo_branch_tip(git_oid *out, git_repository *repo, const char *remote,
-		    const char *name)
+/* libgit2 yields loose refs before packed ones; the interface promises the
+ * order of names, so "NAME OID" lines are gathered and sorted first (no
+ * ref name holds a space or a byte below it) */
+static int lg_for_each_prefix(void *store, const char *prefix,
+			      int (*fn)(const char *refname, const char *oid,
+					void *data),
+			      void *data)
 {
-	struct buf ref = BUF_INIT;
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	struct strvec names = STRVEC_INIT;
+	char *glob = xasprintf("%s*", prefix), hex[REFS_HEX_SIZE];
+	size_t i, n = strlen(prefix);
 	int rc;
 
-	buf_addf(&ref, "refs/heads/%s", name);
-	rc = git_reference_name_to_id(out, repo, ref.ptr);
-	if (rc < 0 && remote) {
-		buf_reset(&ref);
-		buf_addf(&ref, "refs/remotes/%s/%s", remote, name);
-		rc = git_reference_name_to_id(out, repo, ref.ptr);
+	if (git_reference_iterator_glob_new(&it, store, glob) < 0) {
+		rc = GCAMP_EFATAL;
+		goto out;
 	}
+	while (!(rc = git_reference_next(&ref, it))) {
+		const char *name = git_reference_name(ref);
+
+		/* a glob's specials in prefix would match more */
+		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
+		    !strncmp(name, prefix, n)) {
+			git_oid_tostr(hex, sizeof(hex),
+				      git_reference_target(ref));
+			strvec_push_owned(&names,
+					  xasprintf("%s %s", name, hex));
+		}
+		git_reference_free(ref);
+		ref = NULL;
+	}
+	if (rc != GIT_ITEROVER) {
+		rc = GCAMP_EFATAL;
+		goto out;
+	}
+	strvec_sort(&names);
+	for (i = 0, rc = 0; i < names.nr && !rc; i++) {
+		char *sp = strrchr(names.v[i], ' ');
+
+		*sp = '\0';
+		rc = fn(names.v[i], sp + 1, data);
+	}
+out:
 	git_error_clear();
-	buf_release(&ref);
-	return rc < 0 ? GCAMP_ENOTFOUND : 0;
+	git_reference_iterator_free(it);
+	strvec_clear(&names);
+	free(glob);
+	return rc;
+}
+
+static const struct refs_backend libgit2_backend = {
+	"libgit2",
+	lg_resolve,
+	lg_head_branch,
+	lg_for_each_prefix,
+};
+
+void repo_refs(struct refs *out, git_repository *repo)
+{
+	out->be = &libgit2_backend;
+	out->store = repo;
 }

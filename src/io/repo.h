@@ -5,6 +5,7 @@
 
 #include <git2.h>
 
+#include "io/refs.h"
 #include "util/error.h"
 
 /* Initialises libgit2 once, for this process: the first call to open a
@@ -30,14 +31,8 @@ int error_no_repo(struct error *err);
 int error_git(struct error *err, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The checked-out branch's short name ("main", also when unborn) in *out,
- * or NULL when HEAD is detached. The caller frees *out. */
-int repo_current_branch(char **out, git_repository *repo, struct error *err);
-
-/* The commit branch NAME points at: refs/heads/NAME, else (when remote is
- * not NULL) refs/remotes/REMOTE/NAME. 0, or GCAMP_ENOTFOUND when neither
- * resolves; records no error. */
-int repo_branch_tip(git_oid *out, git_repository *repo, const char *remote,
-		    const char *name);
+/* The libgit2 backend of io/refs.h over repo, in *out: it borrows repo,
+ * which must outlive it. */
+void repo_refs(struct refs *out, git_repository *repo);
 
 #endif

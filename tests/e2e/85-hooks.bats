@@ -305,6 +305,54 @@ Cut the upload" ]
 	assert_clean
 }
 
+# b stacked on a with `stack new`, both with a commit of their own
+stack_new_ab() {
+	git checkout -q develop
+	git campaign stack new a >/dev/null
+	git commit -q --allow-empty -m a1
+	git campaign stack new b >/dev/null
+	git commit -q --allow-empty -m b1
+}
+
+# restack_answers BRANCH: whether status --json and stack show --json say
+# BRANCH needs a restack, as "STATUS SHOW"
+restack_answers() {
+	local st show
+	st=$(git campaign status --json | python3 -c 'import json,sys; print([s["needs_restack"] for s in json.load(sys.stdin)["stack"] if s["branch"] == sys.argv[1]][0])' "$1")
+	show=$(git campaign stack show --json | python3 -c 'import json,sys; print([s["needs_restack"] for s in json.load(sys.stdin)["branches"] if s["branch"] == sys.argv[1]][0])' "$1")
+	echo "$st $show"
+}
+
+@test "an upper-case campaignParentTip is the same commit: status, stack show and pre-push all let it through" {
+	stack_new_ab
+	git config branch.b.campaignParentTip "$(git config branch.b.campaignParentTip | tr a-f A-F)"
+	[ "$(git config branch.b.campaignParentTip)" = "$(git rev-parse a | tr a-f A-F)" ]
+	run --separate-stderr git campaign status --short
+	assert_success
+	refute_output --partial restack
+	[ "$(restack_answers b)" = "False False" ]
+	run --separate-stderr git push -q origin b
+	assert_clean
+	[ "$(git --git-dir=../origin.git rev-parse b)" = "$(git rev-parse b)" ]
+}
+
+@test "a parent that really moved needs a restack for status, stack show and pre-push alike" {
+	stack_new_ab
+	git checkout -q a
+	git commit -q --allow-empty -m a2
+	git checkout -q b
+	git config branch.b.campaignParentTip "$(git config branch.b.campaignParentTip | tr a-f A-F)"
+	run --separate-stderr git campaign status --short
+	assert_success
+	assert_output --partial ' restack:1'
+	[ "$(restack_answers b)" = "True True" ]
+	run --separate-stderr git push -q origin b
+	assert_failure 1
+	[[ $stderr == *"error: 'b' needs a restack: its parent 'a' moved since 'b' was based on it"* ]]
+	run git --git-dir=../origin.git rev-parse --verify -q b
+	assert_failure
+}
+
 @test "post-rewrite names the children of an amended or rebased parent" {
 	git checkout -q -b a develop
 	git commit -q --allow-empty -m a1

@@ -199,8 +199,7 @@ static void config_files(void **state)
 	int inc = 1;
 
 	(void)state;
-	assert_int_equal(gitcfg_parse_config(&sv, text, strlen(text), &inc),
-			 0);
+	assert_int_equal(gitcfg_parse_config(&sv, text, strlen(text), &inc), 0);
 	assert_int_equal(inc, 0);
 	assert_string_equal(value(&sv, "campaign.name"), "kfusion");
 	assert_string_equal(value(&sv, "campaign.base"), "develop");
@@ -214,8 +213,7 @@ static void config_files(void **state)
 	strvec_clear(&sv);
 
 	assert_int_equal(
-		gitcfg_parse_config(&sv, "[include]\npath = x\n", 19, &inc),
-		0);
+		gitcfg_parse_config(&sv, "[include]\npath = x\n", 19, &inc), 0);
 	assert_int_equal(inc, 1);
 	strvec_clear(&sv);
 	assert_int_equal(

@@ -648,7 +648,10 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 		rc = ab_run_artifact_mode(&s, db, op, repo,
 					  git_commit_tree_id(c));
 	} else {
-		if (repo_current_branch(&branch, repo, &ctx->err) < 0)
+		struct refs refs;
+
+		repo_refs(&refs, repo);
+		if (refs_head_branch(&branch, &refs, &ctx->err) < 0)
 			branch = NULL;
 		if (!branch || o->base)
 			branch = (free(branch), xstrdup(hex));

@@ -249,11 +249,13 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 int campaign_branch_known(struct ctx *ctx, const char *remote, const char *name)
 {
 	git_repository *repo;
-	git_oid oid;
+	struct refs refs;
+	char tip[REFS_HEX_SIZE];
 
 	if (ctx_repo(&repo, ctx, 0) < 0)
 		return 0;
-	return repo_branch_tip(&oid, repo, remote, name) == 0;
+	repo_refs(&refs, repo);
+	return refs_branch_tip(tip, &refs, remote, name) == 0;
 }
 
 /* The branch refs/remotes/REMOTE/HEAD points at, or NULL. */
@@ -281,14 +283,15 @@ int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
 {
 	static const char *const usual[] = {"main", "master"};
 	git_repository *repo;
-	char *current = NULL;
-	git_oid oid;
+	struct refs refs;
+	char *current = NULL, tip[REFS_HEX_SIZE];
 	size_t i;
 	int rc;
 
 	*out = NULL;
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
 		return rc;
+	repo_refs(&refs, repo);
 	if (campaign_branch_known(ctx, remote, "develop")) {
 		*out = xstrdup("develop");
 		return 0;
@@ -296,11 +299,11 @@ int campaign_detect_base(char **out, struct ctx *ctx, const char *remote)
 	if ((*out = remote_default(repo, remote)))
 		return 0;
 	for (i = 0; i < 2; i++)
-		if (repo_branch_tip(&oid, repo, NULL, usual[i]) == 0) {
+		if (refs_branch_tip(tip, &refs, NULL, usual[i]) == 0) {
 			*out = xstrdup(usual[i]);
 			return 0;
 		}
-	if ((rc = repo_current_branch(&current, repo, &ctx->err)) < 0)
+	if ((rc = refs_head_branch(&current, &refs, &ctx->err)) < 0)
 		return rc;
 	if (current && git_repository_head_unborn(repo) == 1) {
 		*out = current;
@@ -394,10 +397,14 @@ static int init_plan(struct campaign *c, struct ctx *ctx,
 		if ((rc = check_branch(o->base, &ctx->err)) < 0)
 			return rc;
 		if (!campaign_branch_known(ctx, c->remote, o->base)) {
+			struct refs refs;
 			char *cur = NULL;
-			int unborn_here = repo_current_branch(&cur, repo,
-							      &ctx->err) == 0 &&
-					  cur && !strcmp(cur, o->base);
+			int unborn_here;
+
+			repo_refs(&refs, repo);
+			unborn_here =
+				refs_head_branch(&cur, &refs, &ctx->err) == 0 &&
+				cur && !strcmp(cur, o->base);
 
 			free(cur);
 			if (!unborn_here) {

@@ -1,5 +1,6 @@
 /* The hooks' checks. Nothing here may load libgit2: the repository is read
- * through io/gitlite and the PR cache through io/prcache, so that the
+ * through io/gitlite (the files backend of io/refs.h), the stack through
+ * core/stack/model and the PR cache through io/prcache, so that the
  * separate git-campaign-hook program links only libc and sqlite. */
 #include "core/hooks/hooks.h"
 
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/stack/model.h"
 #include "io/gitlite.h"
 #include "io/prcache.h"
 #include "util/xalloc.h"
@@ -21,6 +23,9 @@ const char *const hooks_names[] = {
 
 struct hook {
 	struct gitlite g;
+	struct refs refs;	  /* the files backend over g */
+	struct stack_model model; /* loaded by stack_of() */
+	int model_loaded;
 	struct buf *report;
 	struct error err;
 	const char *name;
@@ -103,7 +108,7 @@ static long unpushed(struct hook *h, const char *branch)
 	struct error ignored = ERROR_INIT;
 	long n = -1;
 
-	if (gitlite_resolve(oid, &h->g, ref) == 0 &&
+	if (refs_resolve(oid, &h->refs, ref) == 0 &&
 	    gitlite_git(&out, &h->g, args, &ignored) == 0)
 		n = strtol(out.ptr, NULL, 10);
 	buf_release(&out);
@@ -150,7 +155,7 @@ static int pre_commit(struct hook *h)
 	const char *env;
 	int rc = 0;
 
-	if (gitlite_head_branch(&branch, &h->g, &h->err) < 0) {
+	if (refs_head_branch(&branch, &h->refs, &h->err) < 0) {
 		rc = -1;
 		goto out;
 	}
@@ -299,45 +304,37 @@ out:
 	return rc;
 }
 
-/* The parent's tip now: the local branch, else the remote's. */
-static int parent_tip(char out[41], const struct hook *h, const char *parent)
+/* The recorded stack, read once per hook. */
+static const struct stack_model *stack_of(struct hook *h)
 {
-	char *ref = xasprintf("refs/heads/%s", parent);
-	int rc = gitlite_resolve(out, &h->g, ref);
+	size_t i;
 
-	free(ref);
-	if (rc < 0) {
-		ref = xasprintf("refs/remotes/%s/%s", h->remote, parent);
-		rc = gitlite_resolve(out, &h->g, ref);
-		free(ref);
+	if (!h->model_loaded) {
+		h->model_loaded = 1;
+		for (i = 0; i + 1 < h->g.cfg.nr; i += 2)
+			stack_model_add(h->g.cfg.v[i], h->g.cfg.v[i + 1],
+					&h->model);
+		stack_model_resolve(&h->model, &h->refs, h->remote);
 	}
-	return rc;
+	return &h->model;
 }
 
-/* 1 when branch is stacked and its parent moved since campaignParentTip
- * (or the tip was never recorded), as status_collect_repo decides; *parent is
- * borrowed from the configuration. A parent that is gone is not a restack
- * (stack sync deals with it). */
-static int needs_restack(const struct hook *h, const char *branch,
-			 const char **parent, const char **recorded)
+/* branch's relation when it is stacked and needs a restack (the rule of
+ * stack_model_needs_restack, as status and stack show decide), else NULL;
+ * borrowed from h. A parent that is gone is not a restack (stack sync
+ * deals with it). */
+static const struct stack_rel *needs_restack(struct hook *h, const char *branch)
 {
-	char key[1100], tip[41];
+	const struct stack_rel *r = stack_model_find(stack_of(h), branch);
 
-	snprintf(key, sizeof(key), "branch.%s.campaignParent", branch);
-	if (!(*parent = gitlite_get(&h->g, key)))
-		return 0;
-	snprintf(key, sizeof(key), "branch.%s.campaignParentTip", branch);
-	*recorded = gitlite_get(&h->g, key);
-	if (parent_tip(tip, h, *parent) < 0)
-		return 0;
-	return !*recorded || strcmp(*recorded, tip) != 0;
+	return r && r->needs_restack ? r : NULL;
 }
 
 static int pre_push_ref(struct hook *h, const char *local_ref,
 			const char *local_oid, const char *remote_ref)
 {
 	static const char zero[] = "0000000000000000000000000000000000000000";
-	const char *parent, *recorded;
+	const struct stack_rel *r;
 	int deleting = !strcmp(local_oid, zero);
 
 	if (h->base && check_on(h, "base") &&
@@ -353,12 +350,12 @@ static int pre_push_ref(struct hook *h, const char *local_ref,
 	if (deleting || strncmp(local_ref, "refs/heads/", 11) ||
 	    !check_on(h, "restack"))
 		return 0;
-	if (!needs_restack(h, local_ref + 11, &parent, &recorded))
+	if (!(r = needs_restack(h, local_ref + 11)))
 		return 0;
 	say(h, "error: ",
 	    "'%s' needs a restack: its parent '%s' moved since "
 	    "'%s' was based on it",
-	    local_ref + 11, parent, local_ref + 11);
+	    local_ref + 11, r->parent, local_ref + 11);
 	say(h, "hint: ",
 	    "restack it first ('git campaign stack restack'), "
 	    "then push");
@@ -401,34 +398,29 @@ struct child_walk {
 static void announce_children(struct child_walk *w)
 {
 	struct hook *h = w->h;
+	const struct stack_model *m;
 	size_t i, k;
 
 	if (!check_on(h, "restack"))
 		return;
-	for (i = 0; i + 1 < h->g.cfg.nr; i += 2) {
-		const char *key = h->g.cfg.v[i], *parent, *recorded;
-		size_t n = strlen(key);
-		char *child;
+	m = stack_of(h);
+	for (i = 0; i < m->n; i++) {
+		const struct stack_rel *r = &m->rel[i];
 		int hit = 0;
 
-		if (n < 7 + 15 || strncmp(key, "branch.", 7) ||
-		    strcmp(key + n - 15, ".campaignparent"))
-			continue;
-		child = xstrndup(key + 7, n - 7 - 15);
-		if (needs_restack(h, child, &parent, &recorded) &&
-		    !strcmp(parent, h->g.cfg.v[i + 1])) {
+		if (r->needs_restack) {
 			hit = w->moved_parent &&
-			      !strcmp(parent, w->moved_parent);
-			for (k = 0; w->old && recorded && k < w->old->nr; k++)
-				hit |= !strcmp(w->old->v[k], recorded);
+			      !strcmp(r->parent, w->moved_parent);
+			for (k = 0; w->old && k < w->old->nr; k++)
+				hit |= stack_model_same_commit(w->old->v[k],
+							       r->parent_tip);
 		}
 		if (hit)
 			say(h, "hint: ",
 			    "'%s' is stacked on '%s', which moved: "
 			    "restack it ('git campaign stack restack') "
 			    "before pushing it",
-			    child, parent);
-		free(child);
+			    r->branch, r->parent);
 	}
 }
 
@@ -441,7 +433,7 @@ static int post_rewrite(struct hook *h, FILE *in)
 	while (in && fgets(line, sizeof(line), in))
 		if (sscanf(line, "%63s %63s", a, b) == 2)
 			strvec_push(&old, a);
-	if (gitlite_head_branch(&branch, &h->g, &h->err) == 0)
+	if (refs_head_branch(&branch, &h->refs, &h->err) == 0)
 		w.moved_parent = branch;
 	error_clear(&h->err);
 	announce_children(&w);
@@ -455,7 +447,7 @@ static int post_commit(struct hook *h)
 	struct child_walk w = {h, NULL, NULL};
 	char *branch = NULL, *path;
 
-	if (gitlite_head_branch(&branch, &h->g, &h->err) < 0)
+	if (refs_head_branch(&branch, &h->refs, &h->err) < 0)
 		return -1;
 	if (!branch)
 		return 0;
@@ -519,6 +511,7 @@ int hooks_run(struct buf *report, const char *name, int nargs,
 		return 0; /* not ours to judge */
 	if (rc < 0)
 		return tool_failed(&h);
+	gitlite_refs(&h.refs, &h.g);
 	/* outside a campaign the hooks pass and say nothing */
 	if (!gitlite_get(&h.g, "campaign.name")) {
 		rc = 0;
@@ -541,6 +534,7 @@ int hooks_run(struct buf *report, const char *name, int nargs,
 	if (rc < 0)
 		rc = tool_failed(&h);
 out:
+	stack_model_release(&h.model);
 	gitlite_release(&h.g);
 	return rc;
 }
@@ -549,6 +543,7 @@ int hooks_belongs(char **branch_out, int *cached, long number,
 		  struct error *err)
 {
 	struct gitlite g = GITLITE_INIT;
+	struct refs refs;
 	struct pr_cached pr;
 	char *branch = NULL, *path = NULL, *dir = NULL, *tmp = NULL;
 	const char *env;
@@ -565,7 +560,8 @@ int hooks_belongs(char **branch_out, int *cached, long number,
 		error_hint(err, "start one with 'git campaign init'");
 		goto out;
 	}
-	if ((rc = gitlite_head_branch(&branch, &g, err)) < 0)
+	gitlite_refs(&refs, &g);
+	if ((rc = refs_head_branch(&branch, &refs, err)) < 0)
 		goto out;
 	if (!branch) {
 		rc = error_set(err, GCAMP_EFATAL,

@@ -452,9 +452,10 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 {
 	git_repository *repo;
 	struct gitlite *lite;
+	struct refs refs;
 	sqlite3_stmt *st = NULL;
 	struct db *db;
-	char *ref, oid[41];
+	char *ref, oid[REFS_HEX_SIZE];
 	int rc;
 
 	*out = NULL;
@@ -475,7 +476,8 @@ int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id)
 	if ((rc = ctx_lite(&lite, ctx)) < 0)
 		return rc;
 	ref = xasprintf(FINGERPRINT_REF_PREFIX "%s", id);
-	rc = gitlite_resolve(oid, lite, ref);
+	gitlite_refs(&refs, lite);
+	rc = refs_resolve(oid, &refs, ref);
 	free(ref);
 	if (rc == 0 && (rc = ctx_repo(&repo, ctx, 0)) == 0)
 		rc = load_ref(out, repo, id, &ctx->err);
@@ -527,8 +529,9 @@ void fingerprint_diff_keys(struct strvec *out, const cJSON *a, const cJSON *b)
 	strvec_clear(&keys);
 }
 
-static int collect_ref(const char *name, void *data)
+static int collect_ref(const char *name, const char *oid, void *data)
 {
+	(void)oid;
 	strvec_push(data, name + strlen(FINGERPRINT_REF_PREFIX));
 	return 0;
 }
@@ -561,6 +564,7 @@ int fingerprint_list(cJSON **out, struct ctx *ctx)
 	struct strvec refs = STRVEC_INIT;
 	cJSON *arr = cJSON_CreateArray(), **items = NULL, *e;
 	git_repository *repo;
+	struct refs lg;
 	sqlite3_stmt *st = NULL;
 	struct db *db;
 	size_t i, n = 0;
@@ -597,9 +601,10 @@ int fingerprint_list(cJSON **out, struct ctx *ctx)
 			goto out;
 		}
 	}
-	if ((rc = git_reference_foreach_glob(repo, FINGERPRINT_REF_PREFIX "*",
-					     collect_ref, &refs)) < 0) {
-		rc = error_git(&ctx->err, rc, "cannot list %s*",
+	repo_refs(&lg, repo);
+	if ((rc = refs_for_each_prefix(&lg, FINGERPRINT_REF_PREFIX, collect_ref,
+				       &refs)) < 0) {
+		rc = error_set(&ctx->err, rc, "cannot list %s*",
 			       FINGERPRINT_REF_PREFIX);
 		goto out;
 	}
@@ -689,12 +694,6 @@ static int listed(const struct strvec *v, const char *s)
 	return 0;
 }
 
-static int collect_lite_ref(const char *name, const char *oid, void *data)
-{
-	(void)oid;
-	return collect_ref(name, data);
-}
-
 /* The refs are listed once (through gitlite: a lookup of each ref missing
  * from a packed repository would read the packed refs again), and
  * libgit2 opens the repository only to read a fingerprint that is there. */
@@ -704,6 +703,7 @@ void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
 	struct strvec refs = STRVEC_INIT;
 	git_repository *repo = NULL;
 	struct gitlite *lite = NULL;
+	struct refs files;
 	sqlite3_stmt *st = NULL;
 	struct db *db = NULL;
 	int have_refs = 0;
@@ -719,10 +719,12 @@ void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
 		if (lite && valid_id(ids[i]) && st)
 			rc = load_row(&out[i], st, db, ids[i], &ctx->err);
 		if (lite && valid_id(ids[i]) && !rc) {
-			if (!have_refs++)
-				gitlite_for_each_ref(lite,
+			if (!have_refs++) {
+				gitlite_refs(&files, lite);
+				refs_for_each_prefix(&files,
 						     FINGERPRINT_REF_PREFIX,
-						     collect_lite_ref, &refs);
+						     collect_ref, &refs);
+			}
 			if (listed(&refs, ids[i]) &&
 			    (repo || ctx_repo(&repo, ctx, 0) == 0))
 				load_ref(&out[i], repo, ids[i], &ctx->err);

@@ -356,6 +356,7 @@ static int update(struct ctx *ctx, int full, int lazy)
 	char known[HEXSZ + 1], hex[HEXSZ + 1] = "";
 	git_repository *repo;
 	struct gitlite *lite;
+	struct refs refs;
 	struct db *db;
 	git_oid tip;
 	int exists, found, rc;
@@ -366,7 +367,8 @@ static int update(struct ctx *ctx, int full, int lazy)
 		    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
 		    (rc = meta_get(known, &found, db, &ctx->err)) < 0)
 			return rc;
-		if (gitlite_resolve(hex, lite, MEASURE_NOTES_REF) < 0)
+		gitlite_refs(&refs, lite);
+		if (refs_resolve(hex, &refs, MEASURE_NOTES_REF) < 0)
 			hex[0] = '\0';
 		if (found && !strcmp(known, hex))
 			return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/campaign/campaign.h"
+#include "core/stack/model.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
@@ -53,37 +54,6 @@ int stack_is_descendant(const struct stack_graph *g, size_t d, size_t i)
 			return 1;
 		d = g->b[d].parent_idx;
 	}
-	return 0;
-}
-
-struct walk {
-	struct stack_graph *g;
-	size_t alloc;
-};
-
-/* branch.NAME.campaignparent = PARENT (NAME may hold dots) */
-static int add_parent(const char *key, const char *value, void *data)
-{
-	struct walk *w = data;
-	const char *name = key + strlen("branch.");
-	size_t n = strlen(name) - strlen(".campaignparent"), i;
-	struct stack_branch *b;
-
-	for (i = 0; i < w->g->n; i++)
-		if (strlen(w->g->b[i].name) == n &&
-		    !strncmp(w->g->b[i].name, name, n)) {
-			free(w->g->b[i].parent);
-			w->g->b[i].parent = xstrdup(value);
-			return 0;
-		}
-	if (w->g->n == w->alloc) {
-		w->alloc = w->alloc ? 2 * w->alloc : 8;
-		w->g->b = xrealloc(w->g->b, w->alloc * sizeof(*w->g->b));
-	}
-	b = &w->g->b[w->g->n++];
-	memset(b, 0, sizeof(*b));
-	b->name = xstrndup(name, n);
-	b->parent = xstrdup(value);
 	return 0;
 }
 
@@ -193,13 +163,35 @@ static void load_prs(struct stack_graph *g, struct ctx *ctx)
 	sqlite3_finalize(st);
 }
 
+/* The graph's branches from the recorded relations, which it takes. */
+static void take_relations(struct stack_graph *out, struct stack_model *m)
+{
+	size_t i;
+
+	out->b = xcalloc(m->n + 1, sizeof(*out->b));
+	for (i = 0; i < m->n; i++) {
+		struct stack_branch *b = &out->b[out->n++];
+		struct stack_rel *r = &m->rel[i];
+
+		b->name = r->branch;
+		b->parent = r->parent;
+		b->parent_tip = r->parent_tip;
+		r->branch = r->parent = r->parent_tip = NULL;
+		b->parent_found =
+			r->parent_now[0] &&
+			git_oid_fromstr(&b->parent_oid, r->parent_now) == 0;
+		b->needs_restack = b->parent_found && r->needs_restack;
+	}
+}
+
 int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
 {
+	struct stack_model m = STACK_MODEL_INIT;
 	struct campaign c = {0};
-	struct walk w = {out, 0};
-	struct buf key = BUF_INIT;
 	git_repository *repo;
 	struct gitcfg *cfg;
+	struct refs refs;
+	char hex[REFS_HEX_SIZE];
 	size_t i, k, steps;
 	int rc;
 
@@ -211,34 +203,22 @@ int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
 	out->base = c.base;
 	out->remote = c.remote;
 	c.base = c.remote = NULL;
-	if ((rc = repo_current_branch(&out->current, repo, &ctx->err)) < 0)
+	repo_refs(&refs, repo);
+	if ((rc = refs_head_branch(&out->current, &refs, &ctx->err)) < 0)
 		goto out;
-	rc = gitcfg_foreach(cfg, "branch.", ".campaignparent", add_parent, &w,
-			    &ctx->err);
+	rc = gitcfg_foreach(cfg, "branch.", "", stack_model_add, &m, &ctx->err);
 	if (rc < 0)
 		goto out;
+	stack_model_resolve(&m, &refs, out->remote);
+	take_relations(out, &m);
 	if (out->n > 1)
 		qsort(out->b, out->n, sizeof(*out->b), cmp_branch);
 	for (i = 0; i < out->n; i++) {
 		struct stack_branch *b = &out->b[i];
-		const char *v;
 
-		buf_reset(&key);
-		buf_addf(&key, "branch.%s.campaignParentTip", b->name);
-		if (gitcfg_get(&v, cfg, key.ptr) == 0)
-			b->parent_tip = xstrdup(v);
-		b->exists = repo_branch_tip(&b->tip, repo, NULL, b->name) == 0;
-		b->parent_found = repo_branch_tip(&b->parent_oid, repo,
-						  out->remote, b->parent) == 0;
+		b->exists = refs_branch_tip(hex, &refs, NULL, b->name) == 0 &&
+			    git_oid_fromstr(&b->tip, hex) == 0;
 		b->parent_idx = stack_find(out, b->parent);
-		if (b->parent_found) {
-			git_oid was;
-
-			b->needs_restack =
-				!b->parent_tip ||
-				git_oid_fromstr(&was, b->parent_tip) < 0 ||
-				!git_oid_equal(&was, &b->parent_oid);
-		}
 		if (b->exists && b->parent_found) {
 			git_oid up;
 			struct error e = ERROR_INIT;
@@ -262,8 +242,8 @@ int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
 	load_prs(out, ctx);
 	rc = 0;
 out:
+	stack_model_release(&m);
 	campaign_release(&c);
-	buf_release(&key);
 	if (rc < 0)
 		stack_graph_release(out);
 	return rc;
@@ -300,9 +280,11 @@ int stack_check_repo_state(git_repository *repo, struct error *err)
 int stack_check_head(char **out, git_repository *repo, const char *what,
 		     struct error *err)
 {
-	int rc = repo_current_branch(out, repo, err);
+	struct refs refs;
+	int rc;
 
-	if (rc < 0)
+	repo_refs(&refs, repo);
+	if ((rc = refs_head_branch(out, &refs, err)) < 0)
 		return rc;
 	if (!*out) {
 		error_set(err, GCAMP_EFATAL,
@@ -559,8 +541,9 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 	git_repository *repo;
 	git_reference *ref = NULL;
 	git_commit *commit = NULL;
-	char *cur = NULL, hex[GIT_OID_HEXSZ + 1];
+	char *cur = NULL, hex[GIT_OID_HEXSZ + 1], found[REFS_HEX_SIZE];
 	struct buf msg = BUF_INIT;
+	struct refs refs;
 	git_oid tip;
 	int rc;
 
@@ -577,12 +560,14 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 			goto out;
 		parent = cur;
 	}
-	if (repo_branch_tip(&tip, repo, c.remote, parent) < 0) {
+	repo_refs(&refs, repo);
+	if (refs_branch_tip(found, &refs, c.remote, parent) < 0 ||
+	    git_oid_fromstr(&tip, found) < 0) {
 		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
 			       "no branch named '%s'", parent);
 		goto out;
 	}
-	if (repo_branch_tip(&tip, repo, NULL, name) == 0) {
+	if (refs_branch_tip(found, &refs, NULL, name) == 0) {
 		rc = error_set(&ctx->err, GCAMP_EEXISTS,
 			       "a branch named '%s' already exists", name);
 		error_hint(&ctx->err,
@@ -591,7 +576,6 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 			   name, parent);
 		goto out;
 	}
-	repo_branch_tip(&tip, repo, c.remote, parent);
 	if ((rc = git_commit_lookup(&commit, repo, &tip)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot read '%s'", parent);
 		goto out;
@@ -628,18 +612,22 @@ int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
 	git_repository *repo;
 	git_oid tip, ptip, base;
 	char hex[GIT_OID_HEXSZ + 1];
+	struct refs refs;
 	size_t i, p;
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = stack_graph_load(&g, ctx)) < 0)
 		return rc;
-	if (repo_branch_tip(&tip, repo, NULL, branch) < 0) {
+	repo_refs(&refs, repo);
+	if (refs_branch_tip(hex, &refs, NULL, branch) < 0 ||
+	    git_oid_fromstr(&tip, hex) < 0) {
 		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
 			       "no branch named '%s'", branch);
 		goto out;
 	}
-	if (repo_branch_tip(&ptip, repo, g.remote, parent) < 0) {
+	if (refs_branch_tip(hex, &refs, g.remote, parent) < 0 ||
+	    git_oid_fromstr(&ptip, hex) < 0) {
 		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
 			       "no branch named '%s'", parent);
 		goto out;

@@ -151,6 +151,8 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 	int *in_op = xcalloc(g->n + 1, sizeof(*in_op));
 	size_t i, k, n = 0, x = STACK_NONE, root;
 	git_oid onto_tip;
+	struct refs refs;
+	char hex[REFS_HEX_SIZE];
 	int rc = 0;
 
 	if (o->move) {
@@ -164,7 +166,9 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 				   o->move, o->onto);
 			goto out;
 		}
-		if (repo_branch_tip(&onto_tip, repo, g->remote, o->onto) < 0) {
+		repo_refs(&refs, repo);
+		if (refs_branch_tip(hex, &refs, g->remote, o->onto) < 0 ||
+		    git_oid_fromstr(&onto_tip, hex) < 0) {
 			rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
 				       "no branch named '%s'", o->onto);
 			goto out;
@@ -272,6 +276,8 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	struct stack_graph g = {0};
 	struct buf summary = BUF_INIT;
 	git_repository *repo;
+	struct refs refs;
+	char hex[REFS_HEX_SIZE];
 	size_t i;
 	int rc, loaded = 0;
 
@@ -287,7 +293,9 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		goto out;
 	loaded = 1;
 	trace_printf("restack: checked, graph of %zu branches loaded", g.n);
-	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0) {
+	repo_refs(&refs, repo);
+	if (refs_branch_tip(hex, &refs, NULL, op->head) < 0 ||
+	    git_oid_fromstr(&op->head_old, hex) < 0) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' has no commits yet", op->head);
 		goto out;
@@ -537,7 +545,10 @@ static int put_worktree_back(struct stack_op *op, struct ctx *ctx)
 	if (!op->touched && !(op->apply && op->head))
 		return 0;
 	if (op->conflict && !at_conflict(repo, op)) {
-		repo_current_branch(&cur, repo, &ctx->err);
+		struct refs refs;
+
+		repo_refs(&refs, repo);
+		refs_head_branch(&cur, &refs, &ctx->err);
 		if ((!cur || strcmp(cur, op->head)) &&
 		    (rc = stack_tree_dirty(repo, &paths, &ctx->err)) != 0) {
 			if (rc > 0) {

@@ -36,6 +36,8 @@ static cJSON *record_json(const char *branch, const char *parent_old,
 static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 {
 	git_repository *repo;
+	struct refs refs;
+	char hex[REFS_HEX_SIZE];
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
@@ -43,7 +45,9 @@ static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 	    (rc = stack_op_none_pending(ctx)) < 0 ||
 	    (rc = stack_check_head(&op->head, repo, what, &ctx->err)) < 0)
 		return rc;
-	if (repo_branch_tip(&op->head_old, repo, NULL, op->head) < 0)
+	repo_refs(&refs, repo);
+	if (refs_branch_tip(hex, &refs, NULL, op->head) < 0 ||
+	    git_oid_fromstr(&op->head_old, hex) < 0)
 		return error_set(&ctx->err, GCAMP_EFATAL,
 				 "'%s' has no commits yet", op->head);
 	return 0;

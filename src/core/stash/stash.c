@@ -497,46 +497,52 @@ out:
 	return rc;
 }
 
+struct list_walk {
+	git_repository *repo;
+	struct stash_info *v;
+	size_t n, alloc;
+};
+
+static int list_one(const char *refname, const char *oid, void *data)
+{
+	struct list_walk *w = data;
+	git_object *o = NULL, *c = NULL;
+	git_oid id;
+
+	if (git_oid_fromstr(&id, oid) == 0 &&
+	    git_object_lookup(&o, w->repo, &id, GIT_OBJECT_ANY) == 0 &&
+	    git_object_peel(&c, o, GIT_OBJECT_COMMIT) == 0) {
+		if (w->n == w->alloc) {
+			w->alloc = w->alloc ? 2 * w->alloc : 8;
+			w->v = xrealloc(w->v, w->alloc * sizeof(*w->v));
+		}
+		fill_info(&w->v[w->n++], (git_commit *)c,
+			  refname + strlen(STASH_REF_PREFIX));
+	}
+	git_error_clear();
+	git_object_free(c);
+	git_object_free(o);
+	return 0;
+}
+
 int stash_list(struct stash_info **out, size_t *out_n, struct ctx *ctx)
 {
-	git_repository *repo;
-	git_reference_iterator *it = NULL;
-	git_reference *ref = NULL;
-	git_commit *c = NULL;
-	struct stash_info *v = NULL;
-	size_t n = 0, alloc = 0;
+	struct list_walk w = {NULL, NULL, 0, 0};
+	struct refs refs;
 	int rc;
 
 	*out = NULL;
 	*out_n = 0;
-	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+	if ((rc = ctx_repo(&w.repo, ctx, 0)) < 0)
 		return rc;
-	if ((rc = git_reference_iterator_glob_new(&it, repo,
-						  STASH_REF_PREFIX "*")) < 0)
-		return error_git(&ctx->err, rc, "cannot list named stashes");
-	while (!(rc = git_reference_next(&ref, it))) {
-		if (git_reference_peel((git_object **)&c, ref,
-				       GIT_OBJECT_COMMIT) == 0) {
-			if (n == alloc) {
-				alloc = alloc ? 2 * alloc : 8;
-				v = xrealloc(v, alloc * sizeof(*v));
-			}
-			fill_info(&v[n++], c,
-				  git_reference_name(ref) +
-					  strlen(STASH_REF_PREFIX));
-			git_commit_free(c);
-			c = NULL;
-		}
-		git_reference_free(ref);
-		ref = NULL;
+	repo_refs(&refs, w.repo);
+	if ((rc = refs_for_each_prefix(&refs, STASH_REF_PREFIX, list_one, &w)) <
+	    0) {
+		stash_infos_free(w.v, w.n);
+		return error_set(&ctx->err, rc, "cannot list named stashes");
 	}
-	git_reference_iterator_free(it);
-	if (rc != GIT_ITEROVER) {
-		stash_infos_free(v, n);
-		return error_git(&ctx->err, rc, "cannot list named stashes");
-	}
-	*out = v;
-	*out_n = n;
+	*out = w.v;
+	*out_n = w.n;
 	return 0;
 }
 

@@ -152,13 +152,15 @@ static int gather_commits(struct pb *b, const char *branch)
 	git_oid tip, base;
 	git_revwalk *walk = NULL;
 	git_commit *c = NULL;
+	struct refs refs;
 	cJSON *arr;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *cur = NULL;
 	int rc;
 
+	repo_refs(&refs, b->repo);
 	if (!branch) {
-		if ((rc = repo_current_branch(&cur, b->repo, &b->ctx->err)) < 0)
+		if ((rc = refs_head_branch(&cur, &refs, &b->ctx->err)) < 0)
 			return rc;
 		if (!cur)
 			return error_set(&b->ctx->err, GCAMP_EUSAGE,
@@ -167,12 +169,14 @@ static int gather_commits(struct pb *b, const char *branch)
 	}
 	cJSON_AddStringToObject(b->d, "branch", branch);
 	cJSON_AddStringToObject(b->d, "base", b->c.base);
-	if (repo_branch_tip(&tip, b->repo, NULL, branch) < 0) {
+	if (refs_branch_tip(hex, &refs, NULL, branch) < 0 ||
+	    git_oid_fromstr(&tip, hex) < 0) {
 		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND, "no branch '%s'",
 			       branch);
 		goto out;
 	}
-	if (repo_branch_tip(&base, b->repo, b->c.remote, b->c.base) < 0) {
+	if (refs_branch_tip(hex, &refs, b->c.remote, b->c.base) < 0 ||
+	    git_oid_fromstr(&base, hex) < 0) {
 		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND,
 			       "no base branch '%s'", b->c.base);
 		goto out;

@@ -488,15 +488,17 @@ void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st)
 {
 	const char *work_tree;
 	struct gitlite *lite;
-	char oid[41], *path;
+	struct refs refs;
+	char oid[REFS_HEX_SIZE], *path;
 
 	status_facts(out, st);
 	/* the floors follow the notes, the labels the fingerprint refs */
 	if (ctx_lite(&lite, ctx) == 0) {
-		if (gitlite_resolve(oid, lite, MEASURE_NOTES_REF) == 0)
+		gitlite_refs(&refs, lite);
+		if (refs_resolve(oid, &refs, MEASURE_NOTES_REF) == 0)
 			buf_addf(out, "notes %s\n", oid);
-		gitlite_for_each_ref(lite, FINGERPRINT_REF_PREFIX, add_ref_fact,
-				     out);
+		refs_for_each_prefix(&refs, FINGERPRINT_REF_PREFIX,
+				     add_ref_fact, out);
 	}
 	if (ctx_work_tree(&work_tree, ctx) == 0) {
 		path = template_override_path(work_tree, "resume.md");

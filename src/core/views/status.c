@@ -6,9 +6,9 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include <cjson/cJSON.h>
 
+#include "core/stack/model.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
@@ -39,40 +39,6 @@ void status_release(struct status *st)
 	memset(st, 0, sizeof(*st));
 }
 
-struct stack_walk {
-	struct status *st;
-	size_t alloc;
-};
-
-/* branch.NAME.campaignparent = PARENT (NAME may hold dots) */
-static int collect_parent(const char *key, const char *value, void *data)
-{
-	struct stack_walk *w = data;
-	const char *name = key + strlen("branch.");
-	size_t n = strlen(name) - strlen(".campaignparent");
-	struct stack_link *l;
-	size_t i;
-
-	for (i = 0; i < w->st->nstack; i++)
-		if (strlen(w->st->stack[i].branch) == n &&
-		    !strncmp(w->st->stack[i].branch, name, n)) {
-			/* the last value wins, as for git config KEY */
-			free(w->st->stack[i].parent);
-			w->st->stack[i].parent = xstrdup(value);
-			return 0;
-		}
-	if (w->st->nstack == w->alloc) {
-		w->alloc = w->alloc ? 2 * w->alloc : 8;
-		w->st->stack = xrealloc(w->st->stack,
-					w->alloc * sizeof(*w->st->stack));
-	}
-	l = &w->st->stack[w->st->nstack++];
-	memset(l, 0, sizeof(*l));
-	l->branch = xstrndup(name, n);
-	l->parent = xstrdup(value);
-	return 0;
-}
-
 static int cmp_link(const void *a, const void *b)
 {
 	return strcmp(((const struct stack_link *)a)->branch,
@@ -80,36 +46,31 @@ static int cmp_link(const void *a, const void *b)
 }
 
 static int collect_stack(struct status *st, struct ctx *ctx,
-			 struct gitlite *lite, struct gitcfg *cfg)
+			 const struct refs *refs, struct gitcfg *cfg)
 {
-	struct stack_walk w = {st, 0};
-	struct buf key = BUF_INIT;
+	struct stack_model m = STACK_MODEL_INIT;
 	size_t i;
 	int rc;
 
-	rc = gitcfg_foreach(cfg, "branch.", ".campaignparent", collect_parent,
-			    &w, &ctx->err);
+	rc = gitcfg_foreach(cfg, "branch.", "", stack_model_add, &m, &ctx->err);
 	if (rc < 0)
-		return rc;
+		goto out;
+	stack_model_resolve(&m, refs, st->campaign.remote);
+	st->stack = xcalloc(m.n + 1, sizeof(*st->stack));
+	for (i = 0; i < m.n; i++) {
+		struct stack_link *l = &st->stack[st->nstack++];
+
+		l->branch = m.rel[i].branch;
+		l->parent = m.rel[i].parent;
+		m.rel[i].branch = m.rel[i].parent = NULL;
+		l->parent_missing = !m.rel[i].parent_now[0];
+		l->needs_restack = m.rel[i].needs_restack;
+	}
 	if (st->nstack > 1)
 		qsort(st->stack, st->nstack, sizeof(*st->stack), cmp_link);
-	for (i = 0; i < st->nstack; i++) {
-		struct stack_link *l = &st->stack[i];
-		const char *recorded;
-		char tip[41];
-
-		if (gitlite_branch_tip(tip, lite, st->campaign.remote,
-				       l->parent) < 0) {
-			l->parent_missing = 1;
-			continue;
-		}
-		buf_reset(&key);
-		buf_addf(&key, "branch.%s.campaignParentTip", l->branch);
-		l->needs_restack = gitcfg_get(&recorded, cfg, key.ptr) < 0 ||
-				   strcasecmp(recorded, tip);
-	}
-	buf_release(&key);
-	return 0;
+out:
+	stack_model_release(&m);
+	return rc;
 }
 
 struct stash_walk {
@@ -238,6 +199,7 @@ int status_collect_repo(struct status *out, struct ctx *ctx)
 	const char *work_tree;
 	struct gitlite *lite;
 	struct gitcfg *cfg;
+	struct refs refs;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -247,16 +209,17 @@ int status_collect_repo(struct status *out, struct ctx *ctx)
 	    (rc = ctx_config(&cfg, ctx)) < 0 ||
 	    (rc = campaign_load(&out->campaign, ctx)) < 0)
 		goto fail;
-	if ((rc = gitlite_head_branch(&out->branch, lite, &ctx->err)) < 0)
+	gitlite_refs(&refs, lite);
+	if ((rc = refs_head_branch(&out->branch, &refs, &ctx->err)) < 0)
 		goto fail;
-	if (gitlite_resolve(out->head, lite, "HEAD") < 0)
+	if (refs_resolve(out->head, &refs, "HEAD") < 0)
 		out->head[0] = '\0';
 	out->base_found =
-		gitlite_branch_tip(out->base, lite, out->campaign.remote,
-				   out->campaign.base) == 0;
-	if ((rc = collect_stack(out, ctx, lite, cfg)) < 0)
+		refs_branch_tip(out->base, &refs, out->campaign.remote,
+				out->campaign.base) == 0;
+	if ((rc = collect_stack(out, ctx, &refs, cfg)) < 0)
 		goto fail;
-	gitlite_for_each_ref(lite, "refs/campaign/stash/", collect_stash,
+	refs_for_each_prefix(&refs, "refs/campaign/stash/", collect_stash,
 			     &stashes);
 	return 0;
 fail:
