@@ -35,4 +35,28 @@ int error_git(struct error *err, int rc, const char *fmt, ...)
  * which must outlive it. */
 void repo_refs(struct refs *out, git_repository *repo);
 
+/* Refuses (GCAMP_EFATAL, one line and a hint) a repository in the middle
+ * of a rebase, merge, cherry-pick, revert, bisect or `git am` of git's
+ * own; 0 when none is under way. */
+int repo_check_state(git_repository *repo, struct error *err);
+
+/*
+ * "Are there local changes?": 1 when the index or the work tree differs
+ * from HEAD for a tracked file (untracked files and submodules do not
+ * count, renames are not looked for), 0 when clean, a negative code (in
+ * err) when HEAD, the index or the work tree cannot be read (an unborn
+ * HEAD among them). When every file still has the stat data the index
+ * recorded, the work tree is taken as clean without reading a file. *paths
+ * (may be NULL) gets up to 5 of the paths, quoted and space-separated
+ * (caller frees; NULL when clean).
+ */
+int repo_worktree_dirty(git_repository *repo, char **paths, struct error *err);
+
+/* The other work tree that has branch checked out, in *out (caller frees):
+ * its path, "the main work tree", or the worktree's name when its gitdir
+ * file cannot be read; NULL when no other work tree has it. Each HEAD is
+ * read through the files backend of io/refs.h. */
+void repo_branch_elsewhere(char **out, git_repository *repo,
+			   const char *branch);
+
 #endif

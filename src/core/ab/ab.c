@@ -576,6 +576,7 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	unsigned seed = o->seed;
 	long long op = 0;
 	size_t per = 1 + o->ncontrols, i;
+	struct error ignored = ERROR_INIT;
 	int rc, changes;
 
 	memset(out, 0, sizeof(*out));
@@ -608,7 +609,8 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	snprintf(out->a_desc, sizeof(out->a_desc), "%s (%s)",
 		 o->base ? o->base : "HEAD", hex);
 	snprintf(out->b_desc, sizeof(out->b_desc), "working tree");
-	changes = ab_has_changes(repo);
+	changes = repo_worktree_dirty(repo, NULL, &ignored);
+	error_clear(&ignored);
 	if (o->mode == AB_MODE_STASH && changes <= 0) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED,
 			       "nothing to compare: the working tree has no "

@@ -34,8 +34,6 @@ int ab_build(struct ctx *ctx, const char *cmd, const struct arm *arm,
 int ab_step(struct ctx *ctx, struct db *db, long long op, const char *what);
 /* "ab/OP", the stash an A/B keeps the change in; the caller frees it. */
 char *ab_stash_name(long long op);
-/* 1 when tracked files differ from HEAD, 0 when not, -1 on error. */
-int ab_has_changes(git_repository *repo);
 
 /* The modes: A's worktree (built unless its build is current); the stash
  * procedure; the artifact copies. Each returns 0 or a negative code with

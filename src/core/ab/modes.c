@@ -101,21 +101,6 @@ out:
 	return rc;
 }
 
-int ab_has_changes(git_repository *repo)
-{
-	git_status_options so;
-	git_status_list *st = NULL;
-	size_t n = 0;
-
-	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&st, repo, &so) < 0)
-		return -1;
-	n = git_status_list_entrycount(st);
-	git_status_list_free(st);
-	return n > 0;
-}
-
 char *ab_stash_name(long long op)
 {
 	return xasprintf("ab/%lld", op);

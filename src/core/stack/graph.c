@@ -1,9 +1,6 @@
 /* The stack graph from git config, its checks, new and adopt. */
 #include "core/stack/graph.h"
 
-#include <dirent.h>
-#include <stdint.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,34 +246,6 @@ out:
 	return rc;
 }
 
-int stack_check_repo_state(git_repository *repo, struct error *err)
-{
-	static const char *const names[] = {
-		[GIT_REPOSITORY_STATE_MERGE] = "a merge",
-		[GIT_REPOSITORY_STATE_REVERT] = "a revert",
-		[GIT_REPOSITORY_STATE_REVERT_SEQUENCE] = "a revert",
-		[GIT_REPOSITORY_STATE_CHERRYPICK] = "a cherry-pick",
-		[GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE] = "a cherry-pick",
-		[GIT_REPOSITORY_STATE_BISECT] = "a bisect",
-		[GIT_REPOSITORY_STATE_REBASE] = "a rebase",
-		[GIT_REPOSITORY_STATE_REBASE_INTERACTIVE] = "a rebase",
-		[GIT_REPOSITORY_STATE_REBASE_MERGE] = "a rebase",
-		[GIT_REPOSITORY_STATE_APPLY_MAILBOX] = "a 'git am'",
-		[GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE] = "a rebase",
-	};
-	int s = git_repository_state(repo);
-
-	if (s == GIT_REPOSITORY_STATE_NONE)
-		return 0;
-	error_set(err, GCAMP_EFATAL, "the repository is in the middle of %s",
-		  s > 0 && (size_t)s < sizeof(names) / sizeof(*names) &&
-				  names[s]
-			  ? names[s]
-			  : "another git operation");
-	error_hint(err, "finish it (or abort it) with git first");
-	return GCAMP_EFATAL;
-}
-
 int stack_check_head(char **out, git_repository *repo, const char *what,
 		     struct error *err)
 {
@@ -294,180 +263,6 @@ int stack_check_head(char **out, git_repository *repo, const char *what,
 		error_hint(err, "check out a branch first");
 		return GCAMP_EFATAL;
 	}
-	return 0;
-}
-
-/* Appends up to 5 paths of diff to b; 1 when it has any. */
-static int diff_paths(struct buf *b, size_t *shown, git_diff *diff)
-{
-	size_t i, n = git_diff_num_deltas(diff);
-
-	for (i = 0; i < n && *shown < 5; i++, ++*shown)
-		buf_addf(b, "%s'%s'", b->len ? " " : "",
-			 git_diff_get_delta(diff, i)->new_file.path);
-	return n > 0;
-}
-
-/*
- * 1 when every file of the index still has the stat data the index
- * recorded (size, mtime, ctime, inode), none of it as new as the index
- * file itself (racily clean): then the work tree matches the index without
- * a file read or a directory walk, as git's own refresh assumes. 0 when a
- * file may differ; the caller then compares for real.
- */
-static int stat_clean(git_repository *repo, git_index *index)
-{
-	const char *wd = git_repository_workdir(repo);
-	struct buf p = BUF_INIT;
-	struct stat ist, st;
-	size_t i, n = git_index_entrycount(index);
-	int clean = 0;
-
-	buf_addf(&p, "%sindex", git_repository_path(repo));
-	if (!wd || stat(p.ptr, &ist) < 0)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const git_index_entry *e = git_index_get_byindex(index, i);
-
-		if (git_index_entry_stage(e) ||
-		    (e->flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS))
-			goto out;
-		if (e->mode == GIT_FILEMODE_COMMIT)
-			continue;
-		buf_reset(&p);
-		buf_addf(&p, "%s%s", wd, e->path);
-		if (lstat(p.ptr, &st) < 0 ||
-		    (uint32_t)st.st_size != e->file_size ||
-		    (uint32_t)st.st_ino != e->ino ||
-		    (int32_t)st.st_mtime != e->mtime.seconds ||
-		    (int32_t)st.st_ctime != e->ctime.seconds ||
-		    (e->mtime.nanoseconds &&
-		     (uint32_t)st.st_mtim.tv_nsec != e->mtime.nanoseconds) ||
-		    st.st_mtime >= ist.st_mtime)
-			goto out;
-	}
-	clean = 1;
-out:
-	buf_release(&p);
-	return clean;
-}
-
-int stack_tree_dirty(git_repository *repo, char **paths, struct error *err)
-{
-	git_diff_options opts;
-	git_diff *staged = NULL, *unstaged = NULL;
-	git_reference *head = NULL;
-	git_tree *tree = NULL;
-	git_index *index = NULL;
-	struct buf b = BUF_INIT;
-	size_t shown = 0;
-	int rc, dirty;
-
-	if (paths)
-		*paths = NULL;
-	/* two diffs rather than a status: no rename detection, and no walk
-	 * for untracked files, which do not count */
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_IGNORE_SUBMODULES;
-	if ((rc = git_repository_index(&index, repo)) < 0 ||
-	    (rc = git_repository_head(&head, repo)) < 0 ||
-	    (rc = git_reference_peel((git_object **)&tree, head,
-				     GIT_OBJECT_TREE)) < 0 ||
-	    (rc = git_diff_tree_to_index(&staged, repo, tree, index, &opts)) <
-		    0 ||
-	    (!stat_clean(repo, index) &&
-	     (rc = git_diff_index_to_workdir(&unstaged, repo, index, &opts)) <
-		     0)) {
-		rc = error_git(err, rc, "cannot read the work tree's status");
-		goto out;
-	}
-	dirty = diff_paths(&b, &shown, staged);
-	if (unstaged)
-		dirty |= diff_paths(&b, &shown, unstaged);
-	if (paths && dirty)
-		*paths = buf_detach(&b);
-	rc = dirty;
-out:
-	buf_release(&b);
-	git_diff_free(staged);
-	git_diff_free(unstaged);
-	git_tree_free(tree);
-	git_reference_free(head);
-	git_index_free(index);
-	return rc;
-}
-
-/* "ref: refs/heads/NAME" in file path names branch */
-static int head_file_is(const char *path, const char *branch)
-{
-	char line[1024];
-	FILE *fp = fopen(path, "r");
-	int is = 0;
-
-	if (!fp)
-		return 0;
-	if (fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "\n")] = 0;
-		is = !strncmp(line, "ref: refs/heads/", 16) &&
-		     !strcmp(line + 16, branch);
-	}
-	fclose(fp);
-	return is;
-}
-
-int stack_other_worktree(char **out, git_repository *repo, const char *branch,
-			 struct error *err)
-{
-	const char *common = git_repository_commondir(repo);
-	const char *mine = git_repository_path(repo);
-	struct buf p = BUF_INIT;
-	struct dirent *de;
-	DIR *dir;
-
-	(void)err;
-	*out = NULL;
-	/* the main work tree's HEAD is in the common dir */
-	if (strcmp(common, mine)) {
-		buf_addf(&p, "%sHEAD", common);
-		if (head_file_is(p.ptr, branch) &&
-		    !git_repository_is_bare(repo))
-			*out = xstrdup("the main work tree");
-	}
-	buf_reset(&p);
-	buf_addf(&p, "%sworktrees", common);
-	dir = opendir(p.ptr);
-	while (!*out && dir && (de = readdir(dir))) {
-		char gd[4096];
-		FILE *fp;
-
-		if (de->d_name[0] == '.')
-			continue;
-		buf_reset(&p);
-		buf_addf(&p, "%sworktrees/%s/", common, de->d_name);
-		if (!strcmp(p.ptr, mine))
-			continue;
-		buf_puts(&p, "HEAD");
-		if (!head_file_is(p.ptr, branch))
-			continue;
-		buf_reset(&p);
-		buf_addf(&p, "%sworktrees/%s/gitdir", common, de->d_name);
-		*out = xstrdup(de->d_name);
-		if ((fp = fopen(p.ptr, "r"))) {
-			if (fgets(gd, sizeof(gd), fp)) {
-				char *slash;
-
-				gd[strcspn(gd, "\n")] = 0;
-				if ((slash = strrchr(gd, '/')))
-					*slash = 0;
-				free(*out);
-				*out = xstrdup(gd);
-			}
-			fclose(fp);
-		}
-	}
-	if (dir)
-		closedir(dir);
-	buf_release(&p);
 	return 0;
 }
 
@@ -550,7 +345,7 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = campaign_load(&c, ctx)) < 0 ||
 	    (rc = check_name(ctx, name)) < 0 ||
-	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0)
+	    (rc = repo_check_state(repo, &ctx->err)) < 0)
 		goto out;
 	if (!parent) {
 		if ((rc = stack_check_head(&cur, repo,

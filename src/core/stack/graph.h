@@ -56,21 +56,10 @@ int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
 		   const git_oid *tip, const git_oid *parent_now,
 		   struct error *err);
 
-/* Refuses (GCAMP_EREFUSED, one line) a repository in the middle of a
- * rebase, merge, cherry-pick, revert or bisect of git's own. */
-int stack_check_repo_state(git_repository *repo, struct error *err);
 /* Refuses a detached HEAD; *out is the checked-out branch (caller frees).
  */
 int stack_check_head(char **out, git_repository *repo, const char *what,
 		     struct error *err);
-/* 1 when the index or the work tree differs from HEAD for a tracked file
- * (untracked files do not count), 0 when clean; *paths (may be NULL) gets
- * up to a few of the paths, space-separated (caller frees). */
-int stack_tree_dirty(git_repository *repo, char **paths, struct error *err);
-/* The path of the other work tree that has branch checked out in *out
- * (caller frees), or NULL when no other one does. */
-int stack_other_worktree(char **out, git_repository *repo, const char *branch,
-			 struct error *err);
 
 /* Creates branch name at parent's tip (parent NULL: the current branch),
  * records it on parent and checks it out (HEAD moves; the index and work

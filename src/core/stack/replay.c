@@ -375,7 +375,7 @@ static int present_conflict(struct stack_op *op, struct ctx *ctx,
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
 	if (checkout && !op->touched) {
-		if ((rc = stack_tree_dirty(repo, NULL, &ctx->err)) < 0)
+		if ((rc = repo_worktree_dirty(repo, NULL, &ctx->err)) < 0)
 			return rc;
 		checkout = !rc;
 	}

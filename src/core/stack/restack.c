@@ -111,8 +111,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 			   b->name);
 		return rc;
 	}
-	if ((rc = stack_other_worktree(&wt, repo, b->name, &ctx->err)) < 0)
-		return rc;
+	repo_branch_elsewhere(&wt, repo, b->name);
 	if (wt) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
@@ -126,7 +125,7 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		char *paths = NULL;
 
 		trace_printf("restack: checking the work tree");
-		rc = stack_tree_dirty(repo, &paths, &ctx->err);
+		rc = repo_worktree_dirty(repo, &paths, &ctx->err);
 		trace_printf("restack: checked the work tree");
 		if (rc < 0)
 			return rc;
@@ -284,7 +283,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	memset(out, 0, sizeof(*out));
 	trace_printf("restack: start");
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0 ||
+	    (rc = repo_check_state(repo, &ctx->err)) < 0 ||
 	    (rc = stack_op_none_pending(ctx)) < 0 ||
 	    (rc = stack_check_head(&op->head, repo,
 				   o->move ? "stack move" : "restack",
@@ -487,7 +486,7 @@ int restack_continue(struct restack_result *out, struct ctx *ctx,
 	memset(out, 0, sizeof(*out));
 	if ((rc = need_op(&op, ctx, "continue")) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0)
+	    (rc = repo_check_state(repo, &ctx->err)) < 0)
 		goto out;
 	out->op_id = op->id;
 	/* the choice of the first run does not bind this one */
@@ -550,7 +549,7 @@ static int put_worktree_back(struct stack_op *op, struct ctx *ctx)
 		repo_refs(&refs, repo);
 		refs_head_branch(&cur, &refs, &ctx->err);
 		if ((!cur || strcmp(cur, op->head)) &&
-		    (rc = stack_tree_dirty(repo, &paths, &ctx->err)) != 0) {
+		    (rc = repo_worktree_dirty(repo, &paths, &ctx->err)) != 0) {
 			if (rc > 0) {
 				rc = error_set(&ctx->err, GCAMP_EFATAL,
 					       "HEAD moved since the conflict "

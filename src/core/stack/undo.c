@@ -41,7 +41,7 @@ static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = stack_check_repo_state(repo, &ctx->err)) < 0 ||
+	    (rc = repo_check_state(repo, &ctx->err)) < 0 ||
 	    (rc = stack_op_none_pending(ctx)) < 0 ||
 	    (rc = stack_check_head(&op->head, repo, what, &ctx->err)) < 0)
 		return rc;
@@ -62,9 +62,9 @@ static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
 	char *wt = NULL, *paths = NULL;
 	int rc;
 
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = stack_other_worktree(&wt, repo, branch, &ctx->err)) < 0)
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
+	repo_branch_elsewhere(&wt, repo, branch);
 	if (wt) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
@@ -75,7 +75,7 @@ static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
 	}
 	if (strcmp(branch, op->head))
 		return 0;
-	if ((rc = stack_tree_dirty(repo, &paths, &ctx->err)) > 0) {
+	if ((rc = repo_worktree_dirty(repo, &paths, &ctx->err)) > 0) {
 		error_set(&ctx->err, GCAMP_EFATAL,
 			  "the work tree of '%s' has changes (%s)", branch,
 			  paths);
