@@ -293,11 +293,12 @@ struct env_walk {
 	struct strvec *ids; /* the ids seen */
 };
 
-static int collect_env_id(const char *name, void *data)
+static int collect_env_id(const char *name, const char *oid, void *data)
 {
 	struct env_walk *w = data;
 	const char *slash = strrchr(name, '/');
 
+	(void)oid;
 	strvec_push(w->ids, slash ? slash + 1 : name);
 	return 0;
 }
@@ -306,14 +307,13 @@ static int collect_env_id(const char *name, void *data)
 static int env_ids(struct strvec *out, struct syncer *s, const char *prefix)
 {
 	struct env_walk w = {s, out};
-	struct buf glob = BUF_INIT;
+	struct refs refs;
 	int rc;
 
-	buf_addf(&glob, "%s*", prefix);
-	rc = git_reference_foreach_glob(s->repo, glob.ptr, collect_env_id, &w);
-	buf_release(&glob);
+	repo_refs(&refs, s->repo);
+	rc = refs_for_each_prefix(&refs, prefix, collect_env_id, &w);
 	if (rc < 0)
-		return error_git(&s->ctx->err, rc, "cannot list '%s'", prefix);
+		return error_set(&s->ctx->err, rc, "cannot list '%s'", prefix);
 	strvec_sort(out);
 	return 0;
 }

@@ -7,35 +7,38 @@
 #include <string.h>
 
 #include "io/proc.h"
+#include "io/repo.h"
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
 #define BACKUP_PREFIX "refs/campaign/backup/"
 
+struct backup_walk {
+	const char *branch;
+	char hex[REFS_HEX_SIZE];
+};
+
+/* BACKUP_PREFIX OP/BRANCH at the commit looked for: 1 stops the walk */
+static int backup_is(const char *refname, const char *oid, void *data)
+{
+	const struct backup_walk *w = data;
+	const char *slash = strchr(refname + strlen(BACKUP_PREFIX), '/');
+
+	return slash && !strcmp(slash + 1, w->branch) && !strcmp(oid, w->hex);
+}
+
 /* 1 when oid is the tip one of branch's restack backups kept */
 static int is_backup(git_repository *repo, const char *branch,
 		     const git_oid *oid)
 {
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	int found = 0;
+	struct backup_walk w;
+	struct refs refs;
 
-	if (git_reference_iterator_glob_new(&it, repo, BACKUP_PREFIX "*") < 0)
-		return 0;
-	while (!found && git_reference_next(&ref, it) == 0) {
-		const char *name =
-			git_reference_name(ref) + strlen(BACKUP_PREFIX);
-		const char *slash = strchr(name, '/');
-		const git_oid *t = git_reference_target(ref);
-
-		if (slash && !strcmp(slash + 1, branch) && t &&
-		    git_oid_equal(t, oid))
-			found = 1;
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	return found;
+	w.branch = branch;
+	git_oid_tostr(w.hex, sizeof(w.hex), oid);
+	repo_refs(&refs, repo);
+	return refs_for_each_prefix(&refs, BACKUP_PREFIX, backup_is, &w) == 1;
 }
 
 /* how one branch goes into the push: left out when the remote has its tip;
