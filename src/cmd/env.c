@@ -10,6 +10,7 @@
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"
 #include "core/probe/counters.h"
+#include "util/json.h"
 #include "util/options.h"
 
 static const char *const env_usage[] = {
@@ -22,13 +23,6 @@ static const char *const env_usage[] = {
 };
 
 #define W 22 /* width of the key column */
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 static void line(const char *key, const char *value)
 {
@@ -54,7 +48,7 @@ static void linef(const char *key, const char *fmt, ...)
 static void print_gpus(const cJSON *info)
 {
 	const cJSON *gpus = cJSON_GetObjectItem(info, "gpus"), *g;
-	const char *why = str(info, "gpu_error");
+	const char *why = json_get_str(info, "gpu_error");
 
 	if (!cJSON_GetArraySize(gpus)) {
 		printf("gpu: none (%s)\n", why ? why : "no device");
@@ -70,21 +64,20 @@ static void print_gpus(const cJSON *info)
 
 		snprintf(key, sizeof(key), "gpu %d",
 			 cJSON_IsNumber(idx) ? idx->valueint : 0);
-		line(key, str(g, "name") ? str(g, "name") : "?");
-		line("  uuid", str(g, "uuid") ? str(g, "uuid") : "?");
-		if (str(g, "mig_uuid"))
-			line("  mig uuid", str(g, "mig_uuid"));
+		line(key, json_get_str_or(g, "name", "?"));
+		line("  uuid", json_get_str_or(g, "uuid", "?"));
+		if (json_get_str(g, "mig_uuid"))
+			line("  mig uuid", json_get_str(g, "mig_uuid"));
 		line("  compute capability",
-		     str(g, "compute_capability") ? str(g, "compute_capability")
-						  : "?");
+		     json_get_str_or(g, "compute_capability", "?"));
 		linef("  sm count", "%d",
 		      cJSON_IsNumber(sms) ? sms->valueint : 0);
 		linef("  memory", "%.0f bytes (%.1f GiB)", bytes,
 		      bytes / (1024.0 * 1024 * 1024));
-		line("  pci bus id",
-		     str(g, "pci_bus_id") ? str(g, "pci_bus_id") : "?");
-		if (str(g, "pci_device_id"))
-			line("  pci device id", str(g, "pci_device_id"));
+		line("  pci bus id", json_get_str_or(g, "pci_bus_id", "?"));
+		if (json_get_str(g, "pci_device_id"))
+			line("  pci device id",
+			     json_get_str(g, "pci_device_id"));
 	}
 }
 
@@ -96,29 +89,28 @@ static void print_text(const cJSON *j, const char *stored)
 	const cJSON *api = cJSON_GetObjectItem(id, "cuda_driver_api");
 	const char *v;
 
-	line("id", str(j, "id"));
-	line("cpu", str(id, "cpu_model") ? str(id, "cpu_model") : "unknown");
+	line("id", json_get_str(j, "id"));
+	line("cpu", json_get_str_or(id, "cpu_model", "unknown"));
 	if (cJSON_IsNumber(n))
 		linef("cpu count", "%d", n->valueint);
-	line("os", str(id, "os") ? str(id, "os") : "unknown");
-	if ((v = str(info, "kernel_release")))
-		linef("kernel", "%s (%s)", v, str(id, "kernel"));
-	if ((v = str(info, "libc")))
+	line("os", json_get_str_or(id, "os", "unknown"));
+	if ((v = json_get_str(info, "kernel_release")))
+		linef("kernel", "%s (%s)", v, json_get_str(id, "kernel"));
+	if ((v = json_get_str(info, "libc")))
 		line("libc", v);
-	if ((v = str(info, "hostname")))
+	if ((v = json_get_str(info, "hostname")))
 		line("hostname", v);
-	if ((v = str(id, "jdk_version")))
+	if ((v = json_get_str(id, "jdk_version")))
 		linef("jdk", "%s %s (from %s)",
-		      str(id, "jdk_vendor") ? str(id, "jdk_vendor") : "unknown",
-		      v, str(info, "jdk_source"));
+		      json_get_str_or(id, "jdk_vendor", "unknown"), v,
+		      json_get_str(info, "jdk_source"));
 	else
 		line("jdk", "none");
-	line("backend", str(id, "backend") ? str(id, "backend") : "none");
-	line("nvidia driver",
-	     str(id, "driver_version") ? str(id, "driver_version") : "none");
+	line("backend", json_get_str_or(id, "backend", "none"));
+	line("nvidia driver", json_get_str_or(id, "driver_version", "none"));
 	if (cJSON_IsNumber(api))
 		linef("cuda driver api", "%d", api->valueint);
-	if ((v = str(info, "libcuda")))
+	if ((v = json_get_str(info, "libcuda")))
 		line("libcuda", v);
 	print_gpus(info);
 	line("stored", stored);
@@ -192,7 +184,7 @@ static void print_stored_floor(const cJSON *j)
 		snprintf(hb, sizeof(hb), ", htod 24 B %.2f us", h->valuedouble);
 	linef("floor", "launch %.2f us%s (stored on %.10s)",
 	      cJSON_GetObjectItem(o, "launch_sync_us")->valuedouble, hb,
-	      str(o, "commit"));
+	      json_get_str(o, "commit"));
 }
 
 static void print_floor(const struct floor_state *f)
@@ -296,8 +288,9 @@ static void summary(const cJSON *id)
 {
 	const cJSON *models = cJSON_GetObjectItem(id, "gpu_models");
 	const cJSON *count = cJSON_GetObjectItem(id, "gpu_count");
-	const char *parts[4] = {str(id, "backend"), NULL, str(id, "cpu_model"),
-				str(id, "os")};
+	const char *parts[4] = {json_get_str(id, "backend"), NULL,
+				json_get_str(id, "cpu_model"),
+				json_get_str(id, "os")};
 	const char *sep = "";
 	size_t i;
 
@@ -311,12 +304,10 @@ static void summary(const cJSON *id)
 	}
 	for (i = 0; i < 4; i++) {
 		if (i == 1) {
-			if (str(id, "jdk_version"))
+			if (json_get_str(id, "jdk_version"))
 				printf("%s%s %s", sep,
-				       str(id, "jdk_vendor")
-					       ? str(id, "jdk_vendor")
-					       : "jdk",
-				       str(id, "jdk_version"));
+				       json_get_str_or(id, "jdk_vendor", "jdk"),
+				       json_get_str(id, "jdk_version"));
 			continue;
 		}
 		if (parts[i])
@@ -341,8 +332,8 @@ static int list(struct ctx *ctx, int json)
 		int in_db = cJSON_IsTrue(cJSON_GetObjectItem(e, "in_db"));
 		int in_ref = cJSON_IsTrue(cJSON_GetObjectItem(e, "in_ref"));
 
-		printf("%s  %-20s  %-6s  ", str(e, "id"),
-		       str(e, "seen_at") ? str(e, "seen_at") : "-",
+		printf("%s  %-20s  %-6s  ", json_get_str(e, "id"),
+		       json_get_str_or(e, "seen_at", "-"),
 		       in_db && in_ref ? "db,ref"
 		       : in_db	       ? "db"
 				       : "ref");

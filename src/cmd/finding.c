@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/records/hypo.h"
+#include "util/json.h"
 #include "util/options.h"
 
 SUB_USAGE(add_usage, "git campaign finding add --kind wrong-answer|crash|slow "
@@ -60,14 +61,6 @@ static int finding_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	return 0;
 }
 
-static void add_opt_str(cJSON *o, const char *key, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *finding_json(const struct finding *f, int rank)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -80,18 +73,18 @@ static cJSON *finding_json(const struct finding *f, int rank)
 	cJSON_AddStringToObject(o, "kind", f->kind);
 	cJSON_AddStringToObject(o, "title", f->title);
 	cJSON_AddStringToObject(o, "state", f->state);
-	add_opt_str(o, "issue", f->issue);
+	json_add_str_or_null(o, "issue", f->issue);
 	if (f->pr)
 		cJSON_AddNumberToObject(o, "pr", f->pr);
 	else
 		cJSON_AddNullToObject(o, "pr");
-	add_opt_str(o, "commit", f->commit_id);
+	json_add_str_or_null(o, "commit", f->commit_id);
 	if (f->closed_pr)
 		cJSON_AddNumberToObject(o, "closed_by", f->closed_pr);
 	else
 		cJSON_AddNullToObject(o, "closed_by");
 	cJSON_AddStringToObject(o, "created_at", f->created_at);
-	add_opt_str(o, "closed_at", f->closed_at);
+	json_add_str_or_null(o, "closed_at", f->closed_at);
 	return o;
 }
 

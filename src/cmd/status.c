@@ -7,6 +7,7 @@
 #include "core/base/outcache.h"
 #include "core/views/status.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/options.h"
 
 static const char *const status_usage[] = {
@@ -123,14 +124,6 @@ static void render_short(struct buf *out, const struct status *st)
 	buf_putc(out, '\n');
 }
 
-static void add_str(cJSON *o, const char *key, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 static void render_json(struct buf *out, const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
@@ -138,17 +131,17 @@ static void render_json(struct buf *out, const struct status *st)
 	size_t i;
 
 	o = cJSON_AddObjectToObject(j, "campaign");
-	add_str(o, "name", c->name);
-	add_str(o, "base", c->base);
-	add_str(o, "remote", c->remote);
-	add_str(o, "forge", c->forge);
-	add_str(o, "forge_host", c->forge_host);
+	json_add_str_or_null(o, "name", c->name);
+	json_add_str_or_null(o, "base", c->base);
+	json_add_str_or_null(o, "remote", c->remote);
+	json_add_str_or_null(o, "forge", c->forge);
+	json_add_str_or_null(o, "forge_host", c->forge_host);
 	if (c->umbrella)
 		cJSON_AddNumberToObject(o, "umbrella", (double)c->umbrella);
 	else
 		cJSON_AddNullToObject(o, "umbrella");
-	add_str(j, "branch", st->branch);
-	add_str(j, "head", st->head[0] ? st->head : NULL);
+	json_add_str_or_null(j, "branch", st->branch);
+	json_add_str_or_null(j, "head", st->head[0] ? st->head : NULL);
 	if (st->base_found && st->head[0]) {
 		cJSON_AddNumberToObject(j, "ahead", (double)st->ahead);
 		cJSON_AddNumberToObject(j, "behind", (double)st->behind);
@@ -159,8 +152,8 @@ static void render_json(struct buf *out, const struct status *st)
 	a = cJSON_AddArrayToObject(j, "stack");
 	for (i = 0; i < st->nstack; i++) {
 		e = cJSON_CreateObject();
-		add_str(e, "branch", st->stack[i].branch);
-		add_str(e, "parent", st->stack[i].parent);
+		json_add_str_or_null(e, "branch", st->stack[i].branch);
+		json_add_str_or_null(e, "parent", st->stack[i].parent);
 		cJSON_AddBoolToObject(e, "needs_restack",
 				      st->stack[i].needs_restack);
 		cJSON_AddBoolToObject(e, "parent_missing",
@@ -179,8 +172,8 @@ static void render_json(struct buf *out, const struct status *st)
 	a = cJSON_AddArrayToObject(j, "stashes");
 	for (i = 0; i < st->nstashes; i++) {
 		e = cJSON_CreateObject();
-		add_str(e, "name", st->stashes[i].name);
-		add_str(e, "id", st->stashes[i].id);
+		json_add_str_or_null(e, "name", st->stashes[i].name);
+		json_add_str_or_null(e, "id", st->stashes[i].id);
 		cJSON_AddItemToArray(a, e);
 	}
 	if (st->last_ab.id) {
@@ -199,7 +192,7 @@ static void render_json(struct buf *out, const struct status *st)
 		cJSON_AddStringToObject(o, "metric", st->next_hypo.metric);
 		cJSON_AddNumberToObject(o, "predicted",
 					st->next_hypo.predicted);
-		add_str(o, "unit", st->next_hypo.unit);
+		json_add_str_or_null(o, "unit", st->next_hypo.unit);
 		cJSON_AddStringToObject(o, "text", st->next_hypo.text);
 	} else {
 		cJSON_AddNullToObject(j, "next_hypo");

@@ -12,6 +12,7 @@
 #include "import/jsonscan.h"
 #include "io/proc.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 static const char *const event_names[] = {"jdk.ExecutionSample",
@@ -133,13 +134,6 @@ static void tally_emit(struct import_set *out, struct tally *t)
 	}
 }
 
-static const char *string_item(const cJSON *obj, const char *key)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(j) ? j->valuestring : NULL;
-}
-
 /* Appends a descriptor's parameter types as jfr prints them: "(I[J)V" is
  * "int, long[]", "(Ljava/lang/String;)V" is "String". Returns -1 when d is
  * not a method descriptor. */
@@ -191,9 +185,9 @@ static int add_params(struct buf *b, const char *d)
 static char *method_name(const cJSON *method)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(method, "type");
-	const char *cls = string_item(type, "name");
-	const char *name = string_item(method, "name");
-	const char *desc = string_item(method, "descriptor");
+	const char *cls = json_get_str(type, "name");
+	const char *name = json_get_str(method, "name");
+	const char *desc = json_get_str(method, "descriptor");
 	struct buf b = BUF_INIT;
 	char *p;
 
@@ -220,7 +214,7 @@ static char *method_name(const cJSON *method)
 static int add_event(struct tally *t, const cJSON *ev, const char *data,
 		     size_t at, const char *path, struct error *err)
 {
-	const char *type = string_item(ev, "type");
+	const char *type = json_get_str(ev, "type");
 	const cJSON *values, *st, *frames, *top, *method;
 	char *name;
 	int e;

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/json.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -361,12 +362,9 @@ static void add_errors(struct buf *b, const cJSON *errs)
 
 	cJSON_ArrayForEach(e, errs)
 	{
-		const char *m = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(e, "message"));
-		const char *f = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(e, "field"));
-		const char *c = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(e, "code"));
+		const char *m = json_get_str(e, "message");
+		const char *f = json_get_str(e, "field");
+		const char *c = json_get_str(e, "code");
 
 		if (cJSON_IsString(e))
 			m = e->valuestring;
@@ -388,8 +386,7 @@ int error_http(struct error *err, long status, const char *body,
 	       const char *what)
 {
 	cJSON *j = body ? cJSON_Parse(body) : NULL;
-	const char *msg = cJSON_GetStringValue(
-		cJSON_GetObjectItemCaseSensitive(j, "message"));
+	const char *msg = json_get_str(j, "message");
 	struct buf b = BUF_INIT;
 	size_t i;
 	int code = status == 404 ? GCAMP_ENOTFOUND : GCAMP_EFATAL;

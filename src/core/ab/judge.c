@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/ab/ab.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 /* Fewer runs per arm give numbers but no verdict: below 5 an exact
@@ -279,12 +280,6 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 		buf_addf(out, "- warning: %s\n", r->warnings.v[i]);
 }
 
-static cJSON *num(double v)
-{
-	return isnan(v) || isinf(v) ? cJSON_CreateNull()
-				    : cJSON_CreateNumber(v);
-}
-
 static cJSON *samples_json(const double *v, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -352,21 +347,20 @@ cJSON *ab_result_json(const struct ab_result *r)
 			cJSON_AddNumberToObject(o, "iters", (double)p->iters);
 		cJSON_AddItemToObject(o, "a", samples_json(p->a, p->na));
 		cJSON_AddItemToObject(o, "b", samples_json(p->b, p->nb));
-		cJSON_AddItemToObject(o, "median_a", num(p->sa.median));
-		cJSON_AddItemToObject(o, "median_b", num(p->sb.median));
-		cJSON_AddItemToObject(o, "min_a", num(p->sa.min));
-		cJSON_AddItemToObject(o, "max_a", num(p->sa.max));
-		cJSON_AddItemToObject(o, "min_b", num(p->sb.min));
-		cJSON_AddItemToObject(o, "max_b", num(p->sb.max));
-		cJSON_AddItemToObject(o, "mad_a", num(p->sa.mad));
-		cJSON_AddItemToObject(o, "mad_b", num(p->sb.mad));
-		cJSON_AddItemToObject(o, "ratio", num(p->cmp.ratio));
-		cJSON_AddItemToObject(o, "ci_low", num(p->cmp.ci_lo));
-		cJSON_AddItemToObject(o, "ci_high", num(p->cmp.ci_hi));
-		cJSON_AddItemToObject(o, "p", num(p->cmp.p));
+		json_add_num_or_null(o, "median_a", p->sa.median);
+		json_add_num_or_null(o, "median_b", p->sb.median);
+		json_add_num_or_null(o, "min_a", p->sa.min);
+		json_add_num_or_null(o, "max_a", p->sa.max);
+		json_add_num_or_null(o, "min_b", p->sb.min);
+		json_add_num_or_null(o, "max_b", p->sb.max);
+		json_add_num_or_null(o, "mad_a", p->sa.mad);
+		json_add_num_or_null(o, "mad_b", p->sb.mad);
+		json_add_num_or_null(o, "ratio", p->cmp.ratio);
+		json_add_num_or_null(o, "ci_low", p->cmp.ci_lo);
+		json_add_num_or_null(o, "ci_high", p->cmp.ci_hi);
+		json_add_num_or_null(o, "p", p->cmp.p);
 		if (r->has_floor)
-			cJSON_AddItemToObject(o, "b_in_floors",
-					      num(in_floors(r, p)));
+			json_add_num_or_null(o, "b_in_floors", in_floors(r, p));
 		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
 		cJSON_AddNumberToObject(o, "failed_b", (double)p->failed_b);
 		cJSON_AddStringToObject(o, "verdict",
@@ -383,19 +377,18 @@ cJSON *ab_result_json(const struct ab_result *r)
 		w = cJSON_AddObjectToObject(j, "sweep");
 		const struct stats_sweep *f = &r->sweep.fit;
 
-		cJSON_AddItemToObject(w, "fixed_a", num(f->fixed_a));
-		cJSON_AddItemToObject(w, "per_iter_a", num(f->per_iter_a));
-		cJSON_AddItemToObject(w, "fixed_b", num(f->fixed_b));
-		cJSON_AddItemToObject(w, "per_iter_b", num(f->per_iter_b));
-		cJSON_AddItemToObject(w, "d_fixed", num(f->d_fixed));
-		cJSON_AddItemToObject(w, "d_fixed_low", num(f->d_fixed_lo));
-		cJSON_AddItemToObject(w, "d_fixed_high", num(f->d_fixed_hi));
-		cJSON_AddItemToObject(w, "per_iter_ratio",
-				      num(f->per_iter_ratio));
-		cJSON_AddItemToObject(w, "per_iter_ratio_low",
-				      num(f->per_iter_ratio_lo));
-		cJSON_AddItemToObject(w, "per_iter_ratio_high",
-				      num(f->per_iter_ratio_hi));
+		json_add_num_or_null(w, "fixed_a", f->fixed_a);
+		json_add_num_or_null(w, "per_iter_a", f->per_iter_a);
+		json_add_num_or_null(w, "fixed_b", f->fixed_b);
+		json_add_num_or_null(w, "per_iter_b", f->per_iter_b);
+		json_add_num_or_null(w, "d_fixed", f->d_fixed);
+		json_add_num_or_null(w, "d_fixed_low", f->d_fixed_lo);
+		json_add_num_or_null(w, "d_fixed_high", f->d_fixed_hi);
+		json_add_num_or_null(w, "per_iter_ratio", f->per_iter_ratio);
+		json_add_num_or_null(w, "per_iter_ratio_low",
+				     f->per_iter_ratio_lo);
+		json_add_num_or_null(w, "per_iter_ratio_high",
+				     f->per_iter_ratio_hi);
 		cJSON_AddStringToObject(w, "words", r->sweep.words);
 	}
 	w = cJSON_AddArrayToObject(j, "warnings");
@@ -551,20 +544,6 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 		fit_sweep(r, min_effect, seed);
 }
 
-static double jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *jstr_or(const cJSON *o, const char *key, const char *def)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : def;
-}
-
 /* The literal among words equal to s, or NULL: sweep words are pointers
  * to literals, not copies */
 static const char *intern(const char *const *words, const char *s)
@@ -597,21 +576,25 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	if (!cJSON_IsObject(j) || !cJSON_IsArray(pts))
 		return -1;
 	out->invalid = cJSON_IsTrue(cJSON_GetObjectItem(j, "invalid"));
-	snprintf(out->a_desc, sizeof(out->a_desc), "%s", jstr_or(j, "a", "A"));
-	snprintf(out->b_desc, sizeof(out->b_desc), "%s", jstr_or(j, "b", "B"));
+	snprintf(out->a_desc, sizeof(out->a_desc), "%s",
+		 json_get_str_or(j, "a", "A"));
+	snprintf(out->b_desc, sizeof(out->b_desc), "%s",
+		 json_get_str_or(j, "b", "B"));
 	out->mode =
-		ab_mode_from_name(jstr_or(j, "mode", NULL), AB_MODE_WORKTREE);
+		ab_mode_from_name(json_get_str(j, "mode"), AB_MODE_WORKTREE);
 	out->order =
-		ab_order_from_name(jstr_or(j, "order", NULL), AB_ORDER_ABBA);
-	out->n = isnan(jnum(j, "n")) ? 0 : (long)jnum(j, "n");
-	out->warmup = isnan(jnum(j, "warmup")) ? 0 : (long)jnum(j, "warmup");
-	out->metric = xstrdup(jstr_or(j, "metric", "wall"));
-	out->unit = xstrdup(jstr_or(j, "unit", ""));
-	out->higher_is_better = !strcmp(jstr_or(j, "better", ""), "higher");
-	snprintf(out->env, sizeof(out->env), "%s", jstr_or(j, "env", ""));
-	if ((s = jstr_or(j, "a_commit", NULL)))
+		ab_order_from_name(json_get_str(j, "order"), AB_ORDER_ABBA);
+	out->n = (long)json_get_num(j, "n", 0);
+	out->warmup = (long)json_get_num(j, "warmup", 0);
+	out->metric = xstrdup(json_get_str_or(j, "metric", "wall"));
+	out->unit = xstrdup(json_get_str_or(j, "unit", ""));
+	out->higher_is_better =
+		!strcmp(json_get_str_or(j, "better", ""), "higher");
+	snprintf(out->env, sizeof(out->env), "%s",
+		 json_get_str_or(j, "env", ""));
+	if ((s = json_get_str(j, "a_commit")))
 		git_oid_fromstrp(&out->a_commit, s);
-	if ((s = jstr_or(j, "b_tree", NULL)))
+	if ((s = json_get_str(j, "b_tree")))
 		git_oid_fromstrp(&out->b_tree, s);
 	cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
 	cJSON_ArrayForEach(e, cfg) if (cJSON_IsString(e)) strvec_push_owned(
@@ -625,51 +608,52 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	{
 		struct ab_point *p = &out->points[k++];
 
-		p->workload = xstrdup(jstr_or(e, "workload", ""));
-		if ((s = jstr_or(e, "metric", NULL))) {
+		p->workload = xstrdup(json_get_str_or(e, "workload", ""));
+		if ((s = json_get_str(e, "metric"))) {
 			p->metric = xstrdup(s);
-			p->unit = xstrdup(jstr_or(e, "unit", ""));
+			p->unit = xstrdup(json_get_str_or(e, "unit", ""));
 		}
 		p->control = cJSON_IsTrue(cJSON_GetObjectItem(e, "control"));
-		p->iters = isnan(jnum(e, "iters")) ? 0 : (long)jnum(e, "iters");
+		p->iters = (long)json_get_num(e, "iters", 0);
 		p->a = samples_from(&p->na, cJSON_GetObjectItem(e, "a"));
 		p->b = samples_from(&p->nb, cJSON_GetObjectItem(e, "b"));
 		/* what the tables draw: the median's CI is not one */
 		stats_summarize_no_ci(&p->sa, p->a, p->na);
 		stats_summarize_no_ci(&p->sb, p->b, p->nb);
-		p->failed_a = (size_t)fmax(0, jnum(e, "failed_a"));
-		p->failed_b = (size_t)fmax(0, jnum(e, "failed_b"));
-		p->cmp.ratio = jnum(e, "ratio");
-		p->cmp.ci_lo = jnum(e, "ci_low");
-		p->cmp.ci_hi = jnum(e, "ci_high");
-		p->cmp.p = jnum(e, "p");
+		p->failed_a = (size_t)fmax(0, json_get_num(e, "failed_a", NAN));
+		p->failed_b = (size_t)fmax(0, json_get_num(e, "failed_b", NAN));
+		p->cmp.ratio = json_get_num(e, "ratio", NAN);
+		p->cmp.ci_lo = json_get_num(e, "ci_low", NAN);
+		p->cmp.ci_hi = json_get_num(e, "ci_high", NAN);
+		p->cmp.p = json_get_num(e, "p", NAN);
 		p->cmp.significant = p->cmp.p < STATS_ALPHA;
 		p->cmp.median_a = p->sa.median;
 		p->cmp.median_b = p->sb.median;
-		p->verdict = ab_verdict_from_name(jstr_or(e, "verdict", NULL),
+		p->verdict = ab_verdict_from_name(json_get_str(e, "verdict"),
 						  AB_VERDICT_NONE);
-		snprintf(p->why, sizeof(p->why), "%s", jstr_or(e, "why", ""));
-		p->n_needed = isnan(jnum(e, "n_needed"))
-				      ? 0
-				      : (long)jnum(e, "n_needed");
+		snprintf(p->why, sizeof(p->why), "%s",
+			 json_get_str_or(e, "why", ""));
+		p->n_needed = (long)json_get_num(e, "n_needed", 0);
 	}
 	sw = cJSON_GetObjectItemCaseSensitive(j, "sweep");
 	if (cJSON_IsObject(sw) &&
 	    (out->sweep.words =
-		     intern(sweep_words, jstr_or(sw, "words", NULL)))) {
+		     intern(sweep_words, json_get_str(sw, "words")))) {
 		struct stats_sweep *f = &out->sweep.fit;
 
 		out->sweep.ok = 1;
-		f->fixed_a = jnum(sw, "fixed_a");
-		f->per_iter_a = jnum(sw, "per_iter_a");
-		f->fixed_b = jnum(sw, "fixed_b");
-		f->per_iter_b = jnum(sw, "per_iter_b");
-		f->d_fixed = jnum(sw, "d_fixed");
-		f->d_fixed_lo = jnum(sw, "d_fixed_low");
-		f->d_fixed_hi = jnum(sw, "d_fixed_high");
-		f->per_iter_ratio = jnum(sw, "per_iter_ratio");
-		f->per_iter_ratio_lo = jnum(sw, "per_iter_ratio_low");
-		f->per_iter_ratio_hi = jnum(sw, "per_iter_ratio_high");
+		f->fixed_a = json_get_num(sw, "fixed_a", NAN);
+		f->per_iter_a = json_get_num(sw, "per_iter_a", NAN);
+		f->fixed_b = json_get_num(sw, "fixed_b", NAN);
+		f->per_iter_b = json_get_num(sw, "per_iter_b", NAN);
+		f->d_fixed = json_get_num(sw, "d_fixed", NAN);
+		f->d_fixed_lo = json_get_num(sw, "d_fixed_low", NAN);
+		f->d_fixed_hi = json_get_num(sw, "d_fixed_high", NAN);
+		f->per_iter_ratio = json_get_num(sw, "per_iter_ratio", NAN);
+		f->per_iter_ratio_lo =
+			json_get_num(sw, "per_iter_ratio_low", NAN);
+		f->per_iter_ratio_hi =
+			json_get_num(sw, "per_iter_ratio_high", NAN);
 	}
 	return 0;
 }

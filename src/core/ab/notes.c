@@ -9,6 +9,7 @@
 #include "core/measure/measure.h"
 #include "core/measure/line.h"
 #include "io/repo.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
@@ -53,13 +54,6 @@ static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
 	return record_check(rec, &ctx->err);
 }
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 {
 	int rc;
@@ -79,8 +73,8 @@ static void describe(struct ab_result *r, const cJSON *fp)
 	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
 	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
 	buf_addf(&line, "env %s: %s", r->env,
-		 (s = jstr(id, "cpu_model")) ? s : "unknown CPU");
-	if ((s = jstr(id, "os")))
+		 json_get_str_or(id, "cpu_model", "unknown CPU"));
+	if ((s = json_get_str(id, "os")))
 		buf_addf(&line, ", %s", s);
 	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
 	r->gpu = cJSON_GetArraySize(models) > 0;
@@ -88,18 +82,17 @@ static void describe(struct ab_result *r, const cJSON *fp)
 		buf_puts(&line, ", GPU");
 		cJSON_ArrayForEach(m, models) if (cJSON_IsString(m))
 			buf_addf(&line, " %s", m->valuestring);
-		if ((s = jstr(id, "driver_version")))
+		if ((s = json_get_str(id, "driver_version")))
 			buf_addf(&line, ", driver %s", s);
 	} else {
 		buf_puts(&line, ", no GPU");
-		if ((s = jstr(info, "gpu_error")))
+		if ((s = json_get_str(info, "gpu_error")))
 			buf_addf(&line, " (%s)", s);
 	}
-	if ((s = jstr(id, "jdk_version")))
+	if ((s = json_get_str(id, "jdk_version")))
 		buf_addf(&line, ", JDK %s %s",
-			 jstr(id, "jdk_vendor") ? jstr(id, "jdk_vendor") : "",
-			 s);
-	buf_addf(&line, ", backend %s", (s = jstr(id, "backend")) ? s : "none");
+			 json_get_str_or(id, "jdk_vendor", ""), s);
+	buf_addf(&line, ", backend %s", json_get_str_or(id, "backend", "none"));
 	free(r->env_line);
 	r->env_line = buf_detach(&line);
 }

@@ -13,6 +13,7 @@
 #include "io/hostinfo.h"
 #include "io/cuda.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -81,13 +82,6 @@ static void stamp_file(struct buf *b, const char *path)
 			 (long long)st.st_size);
 }
 
-static char *json_str(const cJSON *j, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(j, key);
-
-	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-}
-
 static void jdk_to_facts(struct fingerprint_facts *f, struct host_jdk *j,
 			 const char *source)
 {
@@ -132,10 +126,10 @@ static void probe_jdk(struct fingerprint_facts *f, struct db *db, int refresh)
 	}
 	stamp_file(&stamp, java);
 	if (!refresh && (c = cache_get(db, CACHE_JDK, stamp.ptr))) {
-		f->jdk_vendor = json_str(c, "vendor");
-		f->jdk_version = json_str(c, "version");
-		f->jdk_runtime = json_str(c, "runtime");
-		f->jdk_home = json_str(c, "home");
+		f->jdk_vendor = json_dup_str(c, "vendor");
+		f->jdk_version = json_dup_str(c, "version");
+		f->jdk_runtime = json_dup_str(c, "runtime");
+		f->jdk_home = json_dup_str(c, "home");
 		f->jdk_source = xstrdup("java -version");
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/sha256.h"
 #include "util/xalloc.h"
 
@@ -154,12 +155,6 @@ void fingerprint_hash(char out[FINGERPRINT_ID_LEN + 1], const cJSON *identity)
 
 /* --- identity and info --- */
 
-static void add_str(cJSON *o, const char *key, const char *v)
-{
-	if (v && *v)
-		cJSON_AddStringToObject(o, key, v);
-}
-
 void fingerprint_build(struct fingerprint *out,
 		       const struct fingerprint_facts *f)
 {
@@ -171,12 +166,12 @@ void fingerprint_build(struct fingerprint *out,
 
 	memset(out, 0, sizeof(*out));
 	/* identity: what makes numbers comparable; keys in sorted order */
-	add_str(id, "backend", f->backend);
-	add_str(id, "cpu_model", f->cpu_model);
+	json_add_str_if_set(id, "backend", f->backend);
+	json_add_str_if_set(id, "cpu_model", f->cpu_model);
 	if (f->cuda_driver_api > 0)
 		cJSON_AddNumberToObject(id, "cuda_driver_api",
 					f->cuda_driver_api);
-	add_str(id, "driver_version", f->driver_version);
+	json_add_str_if_set(id, "driver_version", f->driver_version);
 	cJSON_AddNumberToObject(id, "gpu_count", ngpus);
 	if (ngpus) {
 		models = cJSON_AddArrayToObject(id, "gpu_models");
@@ -206,31 +201,32 @@ void fingerprint_build(struct fingerprint *out,
 		else
 			cJSON_Delete(pci);
 	}
-	add_str(id, "jdk_vendor", f->jdk_vendor);
-	add_str(id, "jdk_version", f->jdk_version);
+	json_add_str_if_set(id, "jdk_vendor", f->jdk_vendor);
+	json_add_str_if_set(id, "jdk_version", f->jdk_version);
 	if (f->kernel_release) {
 		kernel = host_kernel_major(f->kernel_release);
-		add_str(id, "kernel", kernel);
+		json_add_str_if_set(id, "kernel", kernel);
 	}
-	add_str(id, "os", f->os);
+	json_add_str_if_set(id, "os", f->os);
 
 	/* info: kept for people, not hashed */
 	if (f->cpu_count > 0)
 		cJSON_AddNumberToObject(info, "cpu_count",
 					(double)f->cpu_count);
-	add_str(info, "driver_version_text", f->driver_version_text);
-	add_str(info, "gpu_error", f->gpu_error);
+	json_add_str_if_set(info, "driver_version_text",
+			    f->driver_version_text);
+	json_add_str_if_set(info, "gpu_error", f->gpu_error);
 	cJSON_AddItemToObject(info, "gpus",
 			      f->gpus ? cJSON_Duplicate(f->gpus, 1)
 				      : cJSON_CreateArray());
-	add_str(info, "hostname", f->hostname);
-	add_str(info, "jdk_home", f->jdk_home);
-	add_str(info, "jdk_runtime_version", f->jdk_runtime);
-	add_str(info, "jdk_source", f->jdk_source);
-	add_str(info, "kernel_release", f->kernel_release);
-	add_str(info, "libc", f->libc);
-	add_str(info, "libcuda", f->libcuda);
-	add_str(info, "machine", f->machine);
+	json_add_str_if_set(info, "hostname", f->hostname);
+	json_add_str_if_set(info, "jdk_home", f->jdk_home);
+	json_add_str_if_set(info, "jdk_runtime_version", f->jdk_runtime);
+	json_add_str_if_set(info, "jdk_source", f->jdk_source);
+	json_add_str_if_set(info, "kernel_release", f->kernel_release);
+	json_add_str_if_set(info, "libc", f->libc);
+	json_add_str_if_set(info, "libcuda", f->libcuda);
+	json_add_str_if_set(info, "machine", f->machine);
 	free(kernel);
 	out->identity = id;
 	out->info = info;
@@ -650,13 +646,6 @@ out:
 	return rc;
 }
 
-static const char *id_str(const cJSON *id, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(id, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
 {
 	const cJSON *ident, *models;
@@ -674,13 +663,13 @@ void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
 		buf_addf(out, "%d× ", ngpu);
 	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
 		buf_puts(out, cJSON_GetArrayItem(models, 0)->valuestring);
-	else if ((s = id_str(ident, "cpu_model")))
+	else if ((s = json_get_str(ident, "cpu_model")))
 		buf_puts(out, s);
 	else
 		buf_puts(out, "unknown CPU");
-	s = id_str(ident, "backend");
+	s = json_get_str(ident, "backend");
 	buf_addf(out, " · %s", s ? s : "no backend");
-	s = id_str(ident, "jdk_version");
+	s = json_get_str(ident, "jdk_version");
 	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
 }
 

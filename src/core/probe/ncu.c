@@ -16,6 +16,7 @@
 #include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 const char *const ncuprof_categories[] = {
@@ -525,14 +526,6 @@ out:
 	return rc;
 }
 
-static void add_num(cJSON *o, const char *key, double v)
-{
-	if (isnan(v))
-		cJSON_AddNullToObject(o, key);
-	else
-		cJSON_AddNumberToObject(o, key, v);
-}
-
 cJSON *ncuprof_to_json(const struct ncuprof_result *r,
 		       const struct ncuprof_opts *o)
 {
@@ -555,9 +548,9 @@ cJSON *ncuprof_to_json(const struct ncuprof_result *r,
 	for (i = 0; i < r->sections.nr; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->sections.v[i]));
 	s = cJSON_AddObjectToObject(j, "speed_of_light");
-	add_num(s, "memory_pct", rd->memory_pct);
-	add_num(s, "compute_pct", rd->compute_pct);
-	add_num(s, "duration_ns", rd->duration_ns);
+	json_add_num_or_null(s, "memory_pct", rd->memory_pct);
+	json_add_num_or_null(s, "compute_pct", rd->compute_pct);
+	json_add_num_or_null(s, "duration_ns", rd->duration_ns);
 	cJSON_AddStringToObject(j, "class", r->verdict.name);
 	cJSON_AddStringToObject(j, "why", r->verdict.why);
 	a = cJSON_AddArrayToObject(j, "calls_for");
@@ -566,12 +559,13 @@ cJSON *ncuprof_to_json(const struct ncuprof_result *r,
 	a = cJSON_AddArrayToObject(j, "next");
 	for (i = 0; i < 3 && r->todo[i]; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->todo[i]));
-	add_num(j, "occupancy_pct", rd->achieved_occ_pct);
-	add_num(j, "theoretical_occupancy_pct", rd->theoretical_occ_pct);
-	add_num(j, "registers", rd->registers);
+	json_add_num_or_null(j, "occupancy_pct", rd->achieved_occ_pct);
+	json_add_num_or_null(j, "theoretical_occupancy_pct",
+			     rd->theoretical_occ_pct);
+	json_add_num_or_null(j, "registers", rd->registers);
 	s = cJSON_AddObjectToObject(j, "shared_memory_bytes");
-	add_num(s, "static", rd->static_smem);
-	add_num(s, "dynamic", rd->dynamic_smem);
+	json_add_num_or_null(s, "static", rd->static_smem);
+	json_add_num_or_null(s, "dynamic", rd->dynamic_smem);
 	if (o->recommend) {
 		s = cJSON_AddObjectToObject(j, "recommend");
 		cJSON_AddStringToObject(s, "change", o->recommend);

@@ -15,6 +15,7 @@
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 char *stack_worktree_id(git_repository *repo)
@@ -43,18 +44,6 @@ int oid_from_json(git_oid *out, const cJSON *j)
 		return GCAMP_EFATAL;
 	}
 	return 0;
-}
-
-static cJSON *str_json(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-static char *json_str(const cJSON *o, const char *key)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(j) ? xstrdup(j->valuestring) : NULL;
 }
 
 static void free_branch(struct op_branch *b)
@@ -94,13 +83,13 @@ static cJSON *plan_json(const struct stack_op *op)
 	cJSON *j = cJSON_CreateObject(), *a;
 	size_t i;
 
-	cJSON_AddItemToObject(j, "kind", str_json(op->kind));
-	cJSON_AddItemToObject(j, "name", str_json(op->name));
-	cJSON_AddItemToObject(j, "head", str_json(op->head));
+	json_add_str_or_null(j, "kind", op->kind);
+	json_add_str_or_null(j, "name", op->name);
+	json_add_str_or_null(j, "head", op->head);
 	cJSON_AddItemToObject(j, "head_old", oid_json(&op->head_old));
 	cJSON_AddBoolToObject(j, "may_checkout", op->may_checkout);
-	cJSON_AddItemToObject(j, "index_copy", str_json(op->index_copy));
-	cJSON_AddItemToObject(j, "wt", str_json(op->wt));
+	json_add_str_or_null(j, "index_copy", op->index_copy);
+	json_add_str_or_null(j, "wt", op->wt);
 	a = cJSON_AddArrayToObject(j, "branches");
 	for (i = 0; i < op->n; i++) {
 		const struct op_branch *b = &op->b[i];
@@ -111,9 +100,9 @@ static cJSON *plan_json(const struct stack_op *op)
 		cJSON_AddItemToObject(e, "upstream", oid_json(&b->upstream));
 		cJSON_AddItemToObject(e, "onto", oid_json(&b->onto));
 		cJSON_AddNumberToObject(e, "pidx", b->pidx);
-		cJSON_AddItemToObject(e, "parent_old", str_json(b->parent_old));
-		cJSON_AddItemToObject(e, "tip_old", str_json(b->tip_old));
-		cJSON_AddItemToObject(e, "parent_new", str_json(b->parent_new));
+		json_add_str_or_null(e, "parent_old", b->parent_old);
+		json_add_str_or_null(e, "tip_old", b->tip_old);
+		json_add_str_or_null(e, "parent_new", b->parent_new);
 		cJSON_AddItemToArray(a, e);
 	}
 	if (op->fixed)
@@ -127,11 +116,11 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "fixed");
 	size_t i = 0;
 
-	op->kind = json_str(j, "kind");
-	op->name = json_str(j, "name");
-	op->head = json_str(j, "head");
-	op->index_copy = json_str(j, "index_copy");
-	op->wt = json_str(j, "wt");
+	op->kind = json_dup_str(j, "kind");
+	op->name = json_dup_str(j, "name");
+	op->head = json_dup_str(j, "head");
+	op->index_copy = json_dup_str(j, "index_copy");
+	op->wt = json_dup_str(j, "wt");
 	op->may_checkout = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(j, "may_checkout"));
 	if (!op->kind || !op->name ||
@@ -144,10 +133,10 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 	{
 		struct op_branch *b = &op->b[i++];
 
-		b->name = json_str(e, "name");
-		b->parent_old = json_str(e, "parent_old");
-		b->tip_old = json_str(e, "tip_old");
-		b->parent_new = json_str(e, "parent_new");
+		b->name = json_dup_str(e, "name");
+		b->parent_old = json_dup_str(e, "parent_old");
+		b->tip_old = json_dup_str(e, "tip_old");
+		b->parent_new = json_dup_str(e, "parent_new");
 		b->pidx = cJSON_GetObjectItemCaseSensitive(e, "pidx")->valueint;
 		if (!b->name ||
 		    oid_from_json(&b->old, cJSON_GetObjectItemCaseSensitive(
@@ -486,7 +475,7 @@ int stack_op_backup(struct stack_op *op, struct ctx *ctx)
 	cJSON_ArrayForEach(e, refs)
 	{
 		git_oid old;
-		char *branch = json_str(e, "branch");
+		char *branch = json_dup_str(e, "branch");
 
 		if (branch &&
 		    oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
@@ -522,9 +511,10 @@ static int apply_records(struct stack_op *op, struct ctx *ctx, int inverse)
 	cJSON_ArrayForEach(e,
 			   cJSON_GetObjectItemCaseSensitive(op->apply, "cfg"))
 	{
-		char *b = json_str(e, "branch");
-		char *p = json_str(e, inverse ? "parent_old" : "parent_new");
-		char *t = json_str(e, inverse ? "tip_old" : "tip_new");
+		char *b = json_dup_str(e, "branch");
+		char *p =
+			json_dup_str(e, inverse ? "parent_old" : "parent_new");
+		char *t = json_dup_str(e, inverse ? "tip_old" : "tip_new");
 
 		rc = b ? stack_record(ctx, b, p, t) : GCAMP_EFATAL;
 		free(b);

@@ -11,12 +11,8 @@
 #include "core/stack/op.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/xalloc.h"
-
-static cJSON *str_json(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
 
 static cJSON *record_json(const char *branch, const char *parent_old,
 			  const char *tip_old, const char *parent_new,
@@ -25,10 +21,10 @@ static cJSON *record_json(const char *branch, const char *parent_old,
 	cJSON *e = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(e, "branch", branch);
-	cJSON_AddItemToObject(e, "parent_old", str_json(parent_old));
-	cJSON_AddItemToObject(e, "tip_old", str_json(tip_old));
-	cJSON_AddItemToObject(e, "parent_new", str_json(parent_new));
-	cJSON_AddItemToObject(e, "tip_new", str_json(tip_new));
+	json_add_str_or_null(e, "parent_old", parent_old);
+	json_add_str_or_null(e, "tip_old", tip_old);
+	json_add_str_or_null(e, "parent_new", parent_new);
+	json_add_str_or_null(e, "tip_new", tip_new);
 	return e;
 }
 

@@ -14,6 +14,7 @@
 #include "core/views/testdiff.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 static int is_profile(const char *source)
@@ -203,7 +204,7 @@ int pb_gather_envs(struct pb *b)
 
 	for (i = 0; i < b->envs.nr; i++) {
 		cJSON *o = pb_env_json(b->ctx, b->envs.v[i]);
-		const char *be = pb_id_str(o, "backend");
+		const char *be = json_get_str(o, "backend");
 
 		cJSON_AddItemToArray(arr, o);
 		if (!pb_in_list(&seen, be)) {

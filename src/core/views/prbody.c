@@ -18,6 +18,7 @@
 #include "util/template.h"
 #include "core/records/testrun.h"
 #include "io/repo.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 void pb_add_env(struct pb *b, const char *env)
@@ -85,13 +86,6 @@ void pb_count_str(struct buf *out, long v)
 	}
 }
 
-const char *pb_id_str(const cJSON *id, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(id, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
 cJSON *pb_env_json(struct ctx *ctx, const char *env)
 {
@@ -118,19 +112,19 @@ cJSON *pb_env_json(struct ctx *ctx, const char *env)
 		buf_puts(&label, cJSON_GetArrayItem(models, 0)->valuestring);
 	else
 		buf_puts(&label,
-			 (s = pb_id_str(id, "cpu_model")) ? s : "unknown CPU");
-	s = pb_id_str(id, "backend");
+			 json_get_str_or(id, "cpu_model", "unknown CPU"));
+	s = json_get_str(id, "backend");
 	buf_addf(&label, " · %s", s ? s : "no backend");
-	s = pb_id_str(id, "jdk_version");
+	s = json_get_str(id, "jdk_version");
 	if (s)
 		buf_addf(&label, " · JDK %s", s);
 	else
 		buf_puts(&label, " · no JDK");
 	cJSON_AddStringToObject(o, "label", label.ptr);
 	cJSON_AddStringToObject(o, "os",
-				(s = pb_id_str(id, "os")) ? s : "unknown OS");
+				json_get_str_or(id, "os", "unknown OS"));
 	cJSON_AddStringToObject(o, "backend",
-				(s = pb_id_str(id, "backend")) ? s : "none");
+				json_get_str_or(id, "backend", "none"));
 	buf_release(&label);
 	cJSON_Delete(fp);
 	return o;
@@ -248,7 +242,8 @@ static int gather_pr(struct pb *b, struct db *db)
 		     "SELECT number, state, url FROM pr WHERE branch = ?",
 		     &b->ctx->err)) < 0)
 		return rc;
-	sqlite3_bind_text(st, 1, pb_id_str(b->d, "branch"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, json_get_str(b->d, "branch"), -1,
+			  SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		o = cJSON_AddObjectToObject(b->d, "pr");
 		b->pr = sqlite3_column_int64(st, 0);
@@ -303,7 +298,7 @@ static void relabel(const struct pb *b, struct ab_result *r)
 	for (i = 0; i < b->trees.nr; i++)
 		if (!strcmp(b->trees.v[i], hex)) {
 			snprintf(r->b_desc, sizeof(r->b_desc), "%.40s (%.12s)",
-				 pb_id_str(b->d, "branch"), b->commits.v[i]);
+				 json_get_str(b->d, "branch"), b->commits.v[i]);
 			break;
 		}
 	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
@@ -312,7 +307,7 @@ static void relabel(const struct pb *b, struct ab_result *r)
 			 b->c.base, hex);
 	else if (pb_branch_commit(b, hex))
 		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
-			 pb_id_str(b->d, "branch"), hex);
+			 json_get_str(b->d, "branch"), hex);
 }
 
 static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
@@ -380,7 +375,7 @@ static int gather_runs(struct pb *b, struct db *db)
 		cJSON *j =
 			cJSON_Parse((const char *)sqlite3_column_text(st, 3));
 
-		if (pb_in_list(&b->trees, pb_id_str(j, "b_tree")))
+		if (pb_in_list(&b->trees, json_get_str(j, "b_tree")))
 			add_run(b, st, j);
 		cJSON_Delete(j);
 	}
@@ -499,7 +494,7 @@ static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 		struct ab_result r;
 		size_t i;
 
-		if (pb_in_list(&b->trees, pb_id_str(j, "b_tree")) &&
+		if (pb_in_list(&b->trees, json_get_str(j, "b_tree")) &&
 		    ab_result_from_json(&r, j) == 0) {
 			for (i = 0; i < r.npoints && !claim->len; i++) {
 				const struct ab_point *p = &r.points[i];
@@ -569,7 +564,7 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		goto out;
 	first = cJSON_GetArrayItem(cJSON_GetObjectItem(b.d, "commits"), 0);
 	if (first)
-		*title = xstrdup(pb_id_str(first, "subject"));
+		*title = xstrdup(json_get_str(first, "subject"));
 	if (text.len)
 		*claim = buf_detach(&text);
 out:

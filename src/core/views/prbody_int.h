@@ -44,8 +44,6 @@ char *pb_value_text(double v, const char *unit);
 void pb_add_short(cJSON *o, const char *key, const char *hex);
 /* 1116 as "1,116". */
 void pb_count_str(struct buf *out, long v);
-/* o's string key, or NULL */
-const char *pb_id_str(const cJSON *o, const char *key);
 /* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
 cJSON *pb_env_json(struct ctx *ctx, const char *env);
 /* Adds a negative (takes text). */

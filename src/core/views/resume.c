@@ -19,22 +19,10 @@
 #include "core/records/testrun.h"
 #include "io/gitlite.h"
 #include "io/signature.h"
+#include "util/json.h"
 #include "util/strvec.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
-
-static void add_str(cJSON *o, const char *key, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static void add_num(cJSON *o, const char *key, double v)
-{
-	cJSON_AddNumberToObject(o, key, v);
-}
 
 /* the first 12 hex digits of a commit id, or null */
 static void add_short(cJSON *o, const char *key, const char *hex)
@@ -67,20 +55,21 @@ static void add_campaign(cJSON *j, const struct status *st)
 	cJSON *o = cJSON_AddObjectToObject(j, "campaign");
 	struct buf line = BUF_INIT;
 
-	add_str(o, "name", c->name);
-	add_str(o, "base", c->base);
-	add_str(o, "forge", c->forge);
+	json_add_str_or_null(o, "name", c->name);
+	json_add_str_or_null(o, "base", c->base);
+	json_add_str_or_null(o, "forge", c->forge);
 	if (c->umbrella)
-		add_num(o, "umbrella", (double)c->umbrella);
+		cJSON_AddNumberToObject(o, "umbrella", (double)c->umbrella);
 	else
 		cJSON_AddNullToObject(o, "umbrella");
-	add_str(j, "branch", st->branch);
-	add_str(j, "branch_name", st->branch ? st->branch : "(detached HEAD)");
-	add_str(j, "head", st->head[0] ? st->head : NULL);
+	json_add_str_or_null(j, "branch", st->branch);
+	json_add_str_or_null(j, "branch_name",
+			     st->branch ? st->branch : "(detached HEAD)");
+	json_add_str_or_null(j, "head", st->head[0] ? st->head : NULL);
 	add_short(j, "head_short", st->head);
 	if (st->base_found && st->head[0]) {
-		add_num(j, "ahead", (double)st->ahead);
-		add_num(j, "behind", (double)st->behind);
+		cJSON_AddNumberToObject(j, "ahead", (double)st->ahead);
+		cJSON_AddNumberToObject(j, "behind", (double)st->behind);
 		buf_addf(&line, "%zu ahead, %zu behind %s", st->ahead,
 			 st->behind, c->base);
 	} else {
@@ -91,7 +80,7 @@ static void add_campaign(cJSON *j, const struct status *st)
 		else
 			buf_addf(&line, "base '%s' not found", c->base);
 	}
-	add_str(j, "position", line.ptr);
+	json_add_str_or_null(j, "position", line.ptr);
 	buf_release(&line);
 }
 
@@ -104,13 +93,13 @@ static void add_stack(cJSON *j, const struct status *st,
 	int prs = 0;
 
 	status_stack_line(&line, st);
-	add_str(j, "stack_line", line.ptr);
+	json_add_str_or_null(j, "stack_line", line.ptr);
 	for (i = 0; i < st->nstack && i < RESUME_STACK; i++) {
 		const struct stack_link *l = &st->stack[i];
 
 		e = cJSON_CreateObject();
-		add_str(e, "branch", l->branch);
-		add_str(e, "parent", l->parent);
+		json_add_str_or_null(e, "branch", l->branch);
+		json_add_str_or_null(e, "parent", l->parent);
 		cJSON_AddBoolToObject(e, "current",
 				      st->branch &&
 					      !strcmp(st->branch, l->branch));
@@ -118,9 +107,11 @@ static void add_stack(cJSON *j, const struct status *st,
 		cJSON_AddBoolToObject(e, "parent_missing", l->parent_missing);
 		if (l->has_pr) {
 			pr = cJSON_AddObjectToObject(e, "pr");
-			add_num(pr, "number", (double)l->pr.number);
-			add_str(pr, "state", l->pr.state);
-			add_str(pr, "url", l->pr.url[0] ? l->pr.url : NULL);
+			cJSON_AddNumberToObject(pr, "number",
+						(double)l->pr.number);
+			json_add_str_or_null(pr, "state", l->pr.state);
+			json_add_str_or_null(pr, "url",
+					     l->pr.url[0] ? l->pr.url : NULL);
 			prs = 1;
 		} else {
 			cJSON_AddNullToObject(e, "pr");
@@ -128,7 +119,7 @@ static void add_stack(cJSON *j, const struct status *st,
 		cJSON_AddItemToArray(a, e);
 	}
 	cJSON_AddItemToObject(j, "stack", a);
-	add_num(j, "stack_more", (double)(st->nstack - i));
+	cJSON_AddNumberToObject(j, "stack_more", (double)(st->nstack - i));
 	local_add(local, st->nstack > 0, "stack relations (git config)");
 	local_add(local, prs,
 		  "PR states (a cache; `git campaign stack sync` refreshes "
@@ -144,13 +135,13 @@ static void add_stashes(cJSON *j, const struct status *st,
 
 	for (i = 0; i < st->nstashes && i < RESUME_STASHES; i++) {
 		e = cJSON_CreateObject();
-		add_str(e, "name", st->stashes[i].name);
-		add_str(e, "id", st->stashes[i].id);
+		json_add_str_or_null(e, "name", st->stashes[i].name);
+		json_add_str_or_null(e, "id", st->stashes[i].id);
 		add_short(e, "short", st->stashes[i].id);
 		cJSON_AddItemToArray(a, e);
 	}
 	cJSON_AddItemToObject(j, "stashes", a);
-	add_num(j, "stashes_more", (double)(st->nstashes - i));
+	cJSON_AddNumberToObject(j, "stashes_more", (double)(st->nstashes - i));
 	local_add(local, st->nstashes > 0, "named stashes");
 }
 
@@ -301,21 +292,21 @@ static cJSON *floor_json(const struct shown *s, size_t i)
 	if (fs->launch_us < 0)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
-	add_str(o, "env", s->envs[i]);
-	add_num(o, "launch_us", fs->launch_us);
+	json_add_str_or_null(o, "env", s->envs[i]);
+	cJSON_AddNumberToObject(o, "launch_us", fs->launch_us);
 	if (fs->htod_us < 0)
 		cJSON_AddNullToObject(o, "htod_24B_us");
 	else
-		add_num(o, "htod_24B_us", fs->htod_us);
-	add_str(o, "commit", fs->commit);
-	add_str(o, "at", fs->at);
+		cJSON_AddNumberToObject(o, "htod_24B_us", fs->htod_us);
+	json_add_str_or_null(o, "commit", fs->commit);
+	json_add_str_or_null(o, "at", fs->at);
 	buf_puts(&line, "launch ");
 	add_us(&line, fs->launch_us);
 	if (fs->htod_us >= 0) {
 		buf_puts(&line, ", htod 24 B ");
 		add_us(&line, fs->htod_us);
 	}
-	add_str(o, "line", line.ptr);
+	json_add_str_or_null(o, "line", line.ptr);
 	buf_release(&line);
 	return o;
 }
@@ -335,24 +326,25 @@ static void add_baseline(cJSON *j, const struct shown *s,
 
 		e = cJSON_CreateObject();
 		cJSON_AddItemToArray(a, e);
-		add_str(e, "env", t->env);
+		json_add_str_or_null(e, "env", t->env);
 		buf_reset(&text);
 		fingerprint_label_of(&text, s->fps[i], t->env);
-		add_str(e, "label", text.ptr);
-		add_str(e, "commit", t->commit);
+		json_add_str_or_null(e, "label", text.ptr);
+		json_add_str_or_null(e, "commit", t->commit);
 		add_short(e, "commit_short", t->commit);
-		add_str(e, "at", t->at);
-		add_num(e, "failed", (double)t->failed);
-		add_num(e, "passed", (double)t->passed);
-		add_num(e, "skipped", (double)t->skipped);
-		add_num(e, "unsupported", (double)t->unsupported);
-		add_num(e, "total", (double)total);
-		add_num(e, "classes", (double)t->classes);
+		json_add_str_or_null(e, "at", t->at);
+		cJSON_AddNumberToObject(e, "failed", (double)t->failed);
+		cJSON_AddNumberToObject(e, "passed", (double)t->passed);
+		cJSON_AddNumberToObject(e, "skipped", (double)t->skipped);
+		cJSON_AddNumberToObject(e, "unsupported",
+					(double)t->unsupported);
+		cJSON_AddNumberToObject(e, "total", (double)total);
+		cJSON_AddNumberToObject(e, "classes", (double)t->classes);
 		buf_reset(&text);
 		buf_addcount(&text, t->failed);
 		buf_puts(&text, " failed of ");
 		buf_addcount(&text, total);
-		add_str(e, "counts", text.ptr);
+		json_add_str_or_null(e, "counts", text.ptr);
 		cJSON_AddItemToObject(e, "floor", floor_json(s, i));
 	}
 	/* RESUME_ENVS + 1 were asked for: one more says there are more */
@@ -375,7 +367,7 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 	}
 	o = cJSON_AddObjectToObject(j, "table");
 	if (s->problem) {
-		add_str(o, "problem", s->problem);
+		json_add_str_or_null(o, "problem", s->problem);
 	} else {
 		/* the env is shown by its label line, not under the table */
 		free(r->env_line);
@@ -384,23 +376,23 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 		buf_rtrim(&md);
 		cJSON_AddNullToObject(o, "problem");
 	}
-	add_num(o, "id", (double)st->last_ab.id);
-	add_str(o, "at", st->last_ab.at);
-	add_str(o, "workload", st->last_ab.workload);
-	add_str(o, "verdict", st->last_ab.verdict);
+	cJSON_AddNumberToObject(o, "id", (double)st->last_ab.id);
+	json_add_str_or_null(o, "at", st->last_ab.at);
+	json_add_str_or_null(o, "workload", st->last_ab.workload);
+	json_add_str_or_null(o, "verdict", st->last_ab.verdict);
 	cJSON_AddBoolToObject(o, "invalid", r->invalid);
-	add_str(o, "metric", r->metric);
-	add_str(o, "env", r->env[0] ? r->env : NULL);
+	json_add_str_or_null(o, "metric", r->metric);
+	json_add_str_or_null(o, "env", r->env[0] ? r->env : NULL);
 	if (r->env[0]) {
 		i = env_index(s, r->env);
 		fingerprint_label_of(&label, s->fps[i], r->env);
-		add_str(o, "label", label.ptr);
+		json_add_str_or_null(o, "label", label.ptr);
 		cJSON_AddItemToObject(o, "floor", floor_json(s, i));
 	} else {
 		cJSON_AddNullToObject(o, "label");
 		cJSON_AddNullToObject(o, "floor");
 	}
-	add_str(o, "markdown", md.len ? md.ptr : NULL);
+	json_add_str_or_null(o, "markdown", md.len ? md.ptr : NULL);
 	local_add(local, 1,
 		  "the A/B table (its numbers travel as measurements)");
 	buf_release(&md);
@@ -417,13 +409,13 @@ static void add_records(cJSON *j, const struct status *st,
 		const struct hypo *h = &st->next_hypo;
 
 		e = cJSON_AddObjectToObject(j, "next_hypo");
-		add_num(e, "id", (double)h->id);
-		add_str(e, "text", h->text);
-		add_str(e, "metric", h->metric);
-		add_num(e, "predicted", h->predicted);
-		add_str(e, "unit", h->unit);
-		add_num(e, "tolerance", h->tolerance);
-		add_str(e, "created_at", h->created_at);
+		cJSON_AddNumberToObject(e, "id", (double)h->id);
+		json_add_str_or_null(e, "text", h->text);
+		json_add_str_or_null(e, "metric", h->metric);
+		cJSON_AddNumberToObject(e, "predicted", h->predicted);
+		json_add_str_or_null(e, "unit", h->unit);
+		cJSON_AddNumberToObject(e, "tolerance", h->tolerance);
+		json_add_str_or_null(e, "created_at", h->created_at);
 	} else {
 		cJSON_AddNullToObject(j, "next_hypo");
 	}
@@ -432,22 +424,23 @@ static void add_records(cJSON *j, const struct status *st,
 		const struct finding *f = &st->findings[i];
 
 		e = cJSON_CreateObject();
-		add_num(e, "rank", (double)(i + 1));
-		add_num(e, "id", (double)f->id);
-		add_str(e, "kind", f->kind);
-		add_str(e, "title", f->title);
-		add_str(e, "issue", f->issue);
+		cJSON_AddNumberToObject(e, "rank", (double)(i + 1));
+		cJSON_AddNumberToObject(e, "id", (double)f->id);
+		json_add_str_or_null(e, "kind", f->kind);
+		json_add_str_or_null(e, "title", f->title);
+		json_add_str_or_null(e, "issue", f->issue);
 		if (f->pr)
-			add_num(e, "pr", (double)f->pr);
+			cJSON_AddNumberToObject(e, "pr", (double)f->pr);
 		else
 			cJSON_AddNullToObject(e, "pr");
-		add_str(e, "commit", f->commit_id);
+		json_add_str_or_null(e, "commit", f->commit_id);
 		add_short(e, "commit_short", f->commit_id);
-		add_str(e, "created_at", f->created_at);
+		json_add_str_or_null(e, "created_at", f->created_at);
 		cJSON_AddItemToArray(a, e);
 	}
-	add_num(j, "findings_open", (double)st->open_findings);
-	add_num(j, "findings_more", (double)(st->open_findings - i));
+	cJSON_AddNumberToObject(j, "findings_open", (double)st->open_findings);
+	cJSON_AddNumberToObject(j, "findings_more",
+				(double)(st->open_findings - i));
 	local_add(local, st->has_next_hypo, "hypotheses");
 	local_add(local, st->nfindings > 0, "findings");
 }
@@ -474,7 +467,7 @@ static void add_local(cJSON *j, struct local_facts *local)
 		cJSON_AddItemToArray(a, cJSON_CreateString(local->names.v[i]));
 		buf_addf(&text, "%s%s", i ? ", " : "", local->names.v[i]);
 	}
-	add_str(j, "local_text", text.ptr);
+	json_add_str_or_null(j, "local_text", text.ptr);
 	buf_release(&text);
 }
 
@@ -538,7 +531,7 @@ int resume_build_from(cJSON **out, struct ctx *ctx, struct status *st)
 		goto out;
 	trace_printf("resume: records");
 	j = cJSON_CreateObject();
-	add_num(j, "v", 1);
+	cJSON_AddNumberToObject(j, "v", 1);
 	add_campaign(j, st);
 	add_stack(j, st, &local);
 	add_baseline(j, &shown, &local);
@@ -606,13 +599,6 @@ static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-static char *opt_dup(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-}
-
 int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
 {
 	git_signature *sig = NULL;
@@ -634,14 +620,14 @@ int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
 	out->at = xstrdup(at);
 	out->author = xasprintf("%s <%s>", sig->name, sig->email);
 	saved = cJSON_CreateObject();
-	add_str(saved, "at", out->at);
-	add_str(saved, "author", out->author);
+	json_add_str_or_null(saved, "at", out->at);
+	json_add_str_or_null(saved, "author", out->author);
 	cJSON_DeleteItemFromObjectCaseSensitive(data, "saved");
 	cJSON_AddItemToObject(data, "saved", saved);
 	if ((rc = resume_render(&text, ctx, data)) < 0)
 		goto out;
-	out->branch = opt_dup(data, "branch");
-	out->head = opt_dup(data, "head");
+	out->branch = json_dup_str(data, "branch");
+	out->head = json_dup_str(data, "head");
 	out->text = buf_detach(&text);
 	out->data = cJSON_PrintUnformatted(data);
 	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||

@@ -12,6 +12,7 @@
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 void status_release(struct status *st)
@@ -340,26 +341,18 @@ void status_stack_line(struct buf *out, const struct status *st)
 	free(chain);
 }
 
-static void op_str(cJSON *o, const char *key, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 cJSON *status_op_json(const struct journal_op *op)
 {
 	cJSON *e = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(e, "id", (double)op->id);
-	op_str(e, "kind", op->kind);
-	op_str(e, "summary", op->summary);
-	op_str(e, "worktree", op->worktree);
-	op_str(e, "started_at", op->started_at);
-	op_str(e, "updated_at", op->updated_at);
-	op_str(e, "last_step", op->last_step);
-	op_str(e, "continue", op->continue_cmd);
-	op_str(e, "abort", op->abort_cmd);
+	json_add_str_or_null(e, "kind", op->kind);
+	json_add_str_or_null(e, "summary", op->summary);
+	json_add_str_or_null(e, "worktree", op->worktree);
+	json_add_str_or_null(e, "started_at", op->started_at);
+	json_add_str_or_null(e, "updated_at", op->updated_at);
+	json_add_str_or_null(e, "last_step", op->last_step);
+	json_add_str_or_null(e, "continue", op->continue_cmd);
+	json_add_str_or_null(e, "abort", op->abort_cmd);
 	return e;
 }

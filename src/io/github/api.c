@@ -7,20 +7,8 @@
 
 #include "io/github/github_int.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/xalloc.h"
-
-static char *jstr(const cJSON *o, const char *key)
-{
-	const char *s =
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
-
-	return s ? xstrdup(s) : NULL;
-}
-
-static int jbool(const cJSON *o, const char *key)
-{
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
-}
 
 int github_issue_from_json(struct github_issue *out, const cJSON *j)
 {
@@ -30,13 +18,13 @@ int github_issue_from_json(struct github_issue *out, const cJSON *j)
 	if (!cJSON_IsNumber(n))
 		return -1;
 	out->number = (long)n->valuedouble;
-	out->state = jstr(j, "state");
-	out->title = jstr(j, "title");
-	out->body = jstr(j, "body");
+	out->state = json_dup_str(j, "state");
+	out->title = json_dup_str(j, "title");
+	out->body = json_dup_str(j, "body");
 	if (!out->body)
 		out->body = xstrdup(""); /* GitHub sends null for none */
-	out->html_url = jstr(j, "html_url");
-	out->updated_at = jstr(j, "updated_at");
+	out->html_url = json_dup_str(j, "html_url");
+	out->updated_at = json_dup_str(j, "updated_at");
 	return 0;
 }
 
@@ -61,20 +49,20 @@ int github_pr_from_json(struct github_pr *out, const cJSON *j)
 	if (!cJSON_IsNumber(n))
 		return -1;
 	out->number = (long)n->valuedouble;
-	out->state = jstr(j, "state");
-	out->merged_at = jstr(j, "merged_at");
+	out->state = json_dup_str(j, "state");
+	out->merged_at = json_dup_str(j, "merged_at");
 	/* pull-request-simple (the list) has no "merged": merged_at tells */
-	out->merged = jbool(j, "merged") || out->merged_at;
-	out->base = jstr(base, "ref");
-	out->head = jstr(head, "ref");
-	out->head_label = jstr(head, "label");
-	out->title = jstr(j, "title");
-	out->body = jstr(j, "body");
+	out->merged = json_get_bool(j, "merged") || out->merged_at;
+	out->base = json_dup_str(base, "ref");
+	out->head = json_dup_str(head, "ref");
+	out->head_label = json_dup_str(head, "label");
+	out->title = json_dup_str(j, "title");
+	out->body = json_dup_str(j, "body");
 	if (!out->body)
 		out->body = xstrdup("");
-	out->draft = jbool(j, "draft");
-	out->html_url = jstr(j, "html_url");
-	out->updated_at = jstr(j, "updated_at");
+	out->draft = json_get_bool(j, "draft");
+	out->html_url = json_dup_str(j, "html_url");
+	out->updated_at = json_dup_str(j, "updated_at");
 	out->stacked = stack && !cJSON_IsNull(stack);
 	return 0;
 }
@@ -117,10 +105,10 @@ static int comment_from_json(struct github_comment *out, const cJSON *j)
 	if (!cJSON_IsNumber(id))
 		return -1;
 	out->id = (long long)id->valuedouble;
-	out->body = jstr(j, "body");
+	out->body = json_dup_str(j, "body");
 	if (!out->body)
 		out->body = xstrdup("");
-	out->html_url = jstr(j, "html_url");
+	out->html_url = json_dup_str(j, "html_url");
 	return 0;
 }
 
@@ -239,8 +227,7 @@ static int find_issue_by_title(void *vout, struct github *gh, const void *arg,
 	rc = GCAMP_ENOTFOUND;
 	cJSON_ArrayForEach(e, j)
 	{
-		const char *t = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(e, "title"));
+		const char *t = json_get_str(e, "title");
 
 		if (t && !strcmp(t, title) &&
 		    !cJSON_GetObjectItemCaseSensitive(e, "pull_request")) {
@@ -475,8 +462,7 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 	cJSON_ArrayForEach(e, j)
 	{
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "head");
-		const char *l = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(h, "label"));
+		const char *l = json_get_str(h, "label");
 
 		if (l && !strcmp(l, label) &&
 		    github_pr_from_json(out, e) == 0) {
