@@ -10,6 +10,7 @@
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"
 #include "core/probe/counters.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/options.h"
 
@@ -142,7 +143,7 @@ static void floor_store(struct floor_state *f, struct ctx *ctx, const char *env)
 	}
 	if ((f->rc = record_new_run(run, &f->err)) < 0)
 		return;
-	record_now(at);
+	clock_now_iso(at);
 	floor_records(&recs, &n, &f->res, env, run, at);
 	if ((f->rc = measure_append(ctx, &head, recs, n, "env --floor")) < 0) {
 		f->err = ctx->err;

@@ -15,6 +15,7 @@
 #include "import/formats.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/options.h"
 #include "util/xalloc.h"
 
@@ -107,7 +108,7 @@ static int stamp_init(struct stamp *s, struct ctx *ctx, const char *backend,
 	record_release(&probe);
 	if (rc < 0)
 		return rc;
-	record_now(s->at);
+	clock_now_iso(s->at);
 	if ((rc = record_new_run(s->run, &ctx->err)) < 0)
 		return rc;
 	return fingerprint_current_id(s->env, ctx, backend);

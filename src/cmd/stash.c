@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/stash/stash.h"
+#include "util/clock.h"
 #include "util/options.h"
 
 SUB_USAGE(save_usage, "git campaign stash save NAME [-m MSG] [-u] "
@@ -24,22 +25,13 @@ static void short_hex(char out[13], const git_oid *id)
 	git_oid_tostr(out, 13, id);
 }
 
-static void iso_date(char out[32], git_time_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static cJSON *info_json(const struct stash_info *s)
 {
 	cJSON *o = cJSON_CreateObject();
 	char hex[GIT_OID_HEXSZ + 1], date[32];
 
 	git_oid_tostr(hex, sizeof(hex), &s->id);
-	iso_date(date, s->when);
+	clock_iso(date, (time_t)s->when);
 	if (s->name)
 		cJSON_AddStringToObject(o, "name", s->name);
 	cJSON_AddStringToObject(o, "id", hex);
@@ -65,7 +57,7 @@ static void print_infos(const struct stash_info *v, size_t n, int json)
 	}
 	for (i = 0; i < n; i++) {
 		short_hex(hex, &v[i].id);
-		iso_date(date, v[i].when);
+		clock_iso(date, (time_t)v[i].when);
 		if (v[i].name)
 			printf("%-16s ", v[i].name);
 		printf("%s  %s  %s: %s\n", hex, date, v[i].branch,

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -301,14 +302,6 @@ char *host_java_on_path(void)
 	return found;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Runs argv with its standard error into out (at most 64 KiB), standard
  * input and output on /dev/null, killed after timeout_s. */
 static int run_stderr(struct buf *out, int *status, char *const argv[],
@@ -316,7 +309,7 @@ static int run_stderr(struct buf *out, int *status, char *const argv[],
 {
 	posix_spawn_file_actions_t fa;
 	int fds[2] = {-1, -1}, rc = 0, killed = 0;
-	double deadline = now_s() + timeout_s;
+	double deadline = clock_now_s() + timeout_s;
 	pid_t pid;
 
 	if (pipe(fds) < 0)
@@ -338,7 +331,7 @@ static int run_stderr(struct buf *out, int *status, char *const argv[],
 	}
 	for (;;) {
 		struct pollfd p = {fds[0], POLLIN, 0};
-		double left = deadline - now_s();
+		double left = deadline - clock_now_s();
 		char chunk[4096];
 		ssize_t n;
 

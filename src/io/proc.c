@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 
 #include "io/proc.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,14 +49,6 @@ void proc_last_line(struct buf *out, const char *text)
 			break;
 		}
 	buf_add(out, start, (size_t)(end - start));
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void close_fd(int *fd)
@@ -135,7 +128,8 @@ int proc_run(struct proc_result *out, const char *const *argv,
 	const struct proc_opts *o = opts ? opts : &defaults;
 	size_t cap = o->cap ? o->cap : PROC_DEFAULT_CAP;
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
-	double start = now_s(), deadline = start + (double)o->timeout_ms / 1e3;
+	double start = clock_now_s(),
+	       deadline = start + (double)o->timeout_ms / 1e3;
 	pid_t pid = -1;
 	int rc, wstatus = 0;
 
@@ -155,7 +149,7 @@ int proc_run(struct proc_result *out, const char *const *argv,
 		int wait_ms = -1;
 
 		if (o->timeout_ms > 0 && !out->timed_out) {
-			double left = deadline - now_s();
+			double left = deadline - clock_now_s();
 
 			if (left <= 0) {
 				kill(pid, SIGKILL);
@@ -188,7 +182,7 @@ int proc_run(struct proc_result *out, const char *const *argv,
 					       argv[0], strerror(errno));
 			goto out;
 		}
-	out->wall_s = now_s() - start;
+	out->wall_s = clock_now_s() - start;
 	keep_tail(&out->out, cap, &out->out_truncated, 1);
 	keep_tail(&out->err, cap, &out->err_truncated, 1);
 	if (WIFSIGNALED(wstatus)) {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "io/repo.h"
+#include "util/clock.h"
 
 /* "+0100", "+01:00", "-0530", "Z" -> minutes east of UTC */
 static int parse_zone(int *out, const char *s)
@@ -39,20 +40,6 @@ static int parse_zone(int *out, const char *s)
 	return 0;
 }
 
-/* days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil), so no time zone of this process is involved */
-static long long days_from_civil(int y, int m, int d)
-{
-	long long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 int signature_parse_date(git_time_t *out_time, int *out_offset, const char *s)
 {
 	int y, mo, d, h, mi, sec, off = 0, n = 0;
@@ -79,7 +66,8 @@ int signature_parse_date(git_time_t *out_time, int *out_offset, const char *s)
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
 	    sec > 60 || parse_zone(&off, s + n) < 0)
 		return -1;
-	epoch = days_from_civil(y, mo, d) * 86400LL + h * 3600 + mi * 60 + sec;
+	epoch = clock_days_from_civil(y, mo, d) * 86400LL + h * 3600 + mi * 60 +
+		sec;
 	*out_time = (git_time_t)(epoch - off * 60LL);
 	*out_offset = off;
 	return 0;

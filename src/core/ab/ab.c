@@ -18,6 +18,7 @@
 #include "core/stash/stash.h"
 #include "io/proc.h"
 #include "io/repo.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 static volatile sig_atomic_t ab_stop;
@@ -524,7 +525,7 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	int rc;
 
 	ab_render_markdown(&md, r);
-	journal_now(now);
+	clock_now_iso(now);
 	if (r->invalid)
 		buf_puts(&verdict, "INVALID");
 	else if (r->npoints)

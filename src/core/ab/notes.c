@@ -9,6 +9,7 @@
 #include "core/measure/measure.h"
 #include "core/measure/line.h"
 #include "io/repo.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -139,7 +140,7 @@ int ab_record(struct ctx *ctx, const struct ab_result *r,
 
 	if ((rc = record_new_run(run, &ctx->err)) < 0)
 		return rc;
-	record_now(at);
+	clock_now_iso(at);
 	recs = xcalloc(2 * r->npoints + 1, sizeof(*recs));
 	for (i = 0; i < r->npoints; i++)
 		for (arm = 0; arm < 2; arm++) {

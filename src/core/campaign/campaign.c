@@ -11,11 +11,11 @@
 
 #include "core/machine/fingerprint.h"
 #include "core/base/forge_url.h"
-#include "core/records/journal.h"
 #include "core/measure/notes.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 static int check_branch(const char *value, struct error *err)
@@ -441,7 +441,7 @@ static int record_created(struct db *db, const char *name, struct error *err)
 	char now[21];
 	int rc;
 
-	journal_now(now);
+	clock_now_iso(now);
 	rc = db_prepare(
 		&st, db,
 		"INSERT INTO meta (key, value) VALUES"

@@ -8,10 +8,10 @@
 #include <time.h>
 
 #include "io/hostinfo.h"
-#include "core/records/journal.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/sha256.h"
 #include "util/xalloc.h"
@@ -322,7 +322,7 @@ static int store_row(struct db *db, const struct fingerprint *fp,
 	char now[32];
 	int rc;
 
-	journal_now(now);
+	clock_now_iso(now);
 	if ((rc = db_prepare(&st, db,
 			     "INSERT INTO env (id, identity, info, seen_at) "
 			     "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (id) DO "

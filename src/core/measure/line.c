@@ -139,15 +139,6 @@ int record_new_run(char out[RECORD_RUN_LEN + 1], struct error *err)
 	return 0;
 }
 
-void record_now(char out[21])
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int is_run_id(const char *s)
 {
 	size_t i;

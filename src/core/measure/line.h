@@ -53,9 +53,6 @@ void record_config_json(struct buf *out, const struct record *r);
 /* A fresh random run id (16 hex digits from getrandom). */
 int record_new_run(char out[RECORD_RUN_LEN + 1], struct error *err);
 
-/* The current time as "YYYY-MM-DDTHH:MM:SSZ", UTC. */
-void record_now(char out[21]);
-
 /* Checks what encode and decode require: metric non-empty, value and
  * samples finite, better lower/higher, n >= 1 and equal to the number of
  * samples when both are given, run 16 hex digits, env and at set.

@@ -16,6 +16,7 @@
 #include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -375,7 +376,7 @@ static int record_all(struct ncuprof_result *r, struct ctx *ctx,
 	if ((rc = head_commit(&head, r->commit, ctx)) < 0 ||
 	    (rc = fingerprint_current_id(r->env, ctx, NULL)) < 0)
 		goto out;
-	record_now(at);
+	clock_now_iso(at);
 	for (n = 0; n < set->nr; n++)
 		measure_record_from_import(&recs[n], &set->recs[n], "ncu");
 	handback(&recs[n++], r, o);

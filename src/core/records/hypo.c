@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/measure/line.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 static char *col_str(sqlite3_stmt *st, int i)
@@ -122,7 +122,7 @@ int hypo_add(long long *out, struct ctx *ctx, const char *text,
 			     "(?, ?, ?, ?, ?, 'open', ?)",
 			     &ctx->err)) < 0)
 		return rc;
-	record_now(now);
+	clock_now_iso(now);
 	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_double(st, 3, predicted);
@@ -287,7 +287,7 @@ int hypo_decide(struct ctx *ctx, long long id, int confirmed, double measured,
 			     "WHERE id = ?",
 			     &ctx->err)) < 0)
 		return rc;
-	record_now(now);
+	clock_now_iso(now);
 	sqlite3_bind_text(st, 1, confirmed ? "confirmed" : "falsified", -1,
 			  SQLITE_STATIC);
 	sqlite3_bind_double(st, 2, measured);
@@ -416,7 +416,7 @@ int finding_add(long long *out, struct ctx *ctx, const char *kind,
 			     "(?, ?, ?, ?, ?, 'open', ?)",
 			     &ctx->err)) < 0)
 		return rc;
-	record_now(now);
+	clock_now_iso(now);
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, title, -1, SQLITE_TRANSIENT);
 	bind_opt(st, 3, issue);
@@ -571,7 +571,7 @@ int finding_close(struct ctx *ctx, long long id, long pr)
 			     "closed_pr = ?, closed_at = ? WHERE id = ?",
 			     &ctx->err)) < 0)
 		return rc;
-	record_now(now);
+	clock_now_iso(now);
 	sqlite3_bind_int64(st, 1, pr);
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 3, id);

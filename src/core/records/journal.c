@@ -7,16 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/xalloc.h"
-
-void journal_now(char *buf)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 /* Runs a prepared statement to completion; finalises it. */
 static int step_done(sqlite3_stmt *st, struct db *db, const char *what,
@@ -40,7 +32,7 @@ int journal_begin(long long *out_id, struct db *db, const char *kind,
 	int rc;
 
 	*out_id = 0;
-	journal_now(now);
+	clock_now_iso(now);
 	rc = db_prepare(&st, db,
 			"INSERT INTO operation (kind, state, worktree, summary,"
 			" continue_cmd, abort_cmd, pid, started_at, updated_at)"
@@ -83,7 +75,7 @@ int journal_step(struct db *db, long long id, const char *step,
 	char now[21];
 	int rc;
 
-	journal_now(now);
+	clock_now_iso(now);
 	if ((rc = db_begin(db, err)) < 0)
 		return rc;
 	rc = db_prepare(&st, db,
@@ -122,7 +114,7 @@ int journal_finish(struct db *db, long long id, int ok, struct error *err)
 	char now[21];
 	int rc;
 
-	journal_now(now);
+	clock_now_iso(now);
 	rc = db_prepare(&st, db,
 			"UPDATE operation SET state = ?, updated_at = ?"
 			" WHERE id = ? AND state = 'running'",

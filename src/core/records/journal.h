@@ -50,7 +50,4 @@ int journal_read(struct journal_step **out, size_t *out_n, struct db *db,
 		 long long id, struct error *err);
 void journal_steps_free(struct journal_step *steps, size_t n);
 
-/* The current time in UTC as "YYYY-MM-DDTHH:MM:SSZ"; buf holds 21 bytes. */
-void journal_now(char *buf);
-
 #endif

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/measure/line.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 enum { T_PASSED, T_FAILED, T_SKIPPED, T_UNSUPPORTED, T_NONE };
@@ -97,7 +97,7 @@ int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 			     "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			     &ctx->err)) < 0)
 		goto rollback;
-	record_now(now);
+	clock_now_iso(now);
 	for (i = 0; i < n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);

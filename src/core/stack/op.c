@@ -15,6 +15,7 @@
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -411,7 +412,7 @@ int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary)
 			   "git campaign stack abort", &ctx->err);
 	if (rc < 0)
 		goto out;
-	journal_now(now);
+	clock_now_iso(now);
 	for (i = 0; now[i]; i++)
 		if (now[i] != '-' && now[i] != ':')
 			stamp[k++] = now[i];

@@ -11,6 +11,7 @@
 #include "core/stack/op.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -284,19 +285,6 @@ out:
 	return rc;
 }
 
-/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
-static long days_from_civil(long y, long m, long d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* The time of an operation folder "YYYYMMDDTHHMMSSZ-ID", or -1. */
 static long long stamp_time(const char *s, long long *id)
 {
@@ -307,8 +295,8 @@ static long long stamp_time(const char *s, long long *id)
 		   &n) != 7)
 		return -1;
 	*id = n;
-	return (long long)days_from_civil(y, mo, d) * 86400 + h * 3600 +
-	       mi * 60 + se;
+	return clock_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	       se;
 }
 
 static int is_running(const struct journal_op *ops, size_t n, long long id)
@@ -386,9 +374,7 @@ int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
 	struct db *db;
 	size_t nops = 0;
 	long long cutoff = (long long)time(NULL) - (long long)days * 86400;
-	char iso[32], last[256] = "";
-	time_t ct = (time_t)cutoff;
-	struct tm tm;
+	char iso[CLOCK_ISO_SIZE], last[256] = "";
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -432,8 +418,7 @@ int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
 		rc = error_git(&ctx->err, rc, "cannot list the backups");
 		goto out;
 	}
-	gmtime_r(&ct, &tm);
-	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	clock_iso(iso, (time_t)cutoff);
 	rc = prune_journal(out, ctx, iso, dry_run);
 	if (rc == 0 && !out->done.nr)
 		out->nothing = 1;

@@ -15,6 +15,7 @@
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/views/status.h"
+#include "util/clock.h"
 #include "util/template.h"
 #include "core/records/testrun.h"
 #include "io/gitlite.h"
@@ -605,18 +606,14 @@ int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
 	sqlite3_stmt *st = NULL;
 	struct buf text = BUF_INIT;
 	struct db *db;
-	struct tm tm;
-	time_t t;
-	char at[32];
+	char at[CLOCK_ISO_SIZE];
 	cJSON *saved;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = ctx_signature(&sig, ctx, SIG_AUTHOR)) < 0)
 		goto out;
-	t = (time_t)sig->when.time;
-	gmtime_r(&t, &tm);
-	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	clock_iso(at, (time_t)sig->when.time);
 	out->at = xstrdup(at);
 	out->author = xasprintf("%s <%s>", sig->name, sig->email);
 	saved = cJSON_CreateObject();

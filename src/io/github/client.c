@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -167,14 +168,6 @@ enum github_action github_decide(const struct github_attempt *a, long *wait_ms)
 	return GITHUB_DONE; /* a real permission error */
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts;
@@ -200,7 +193,7 @@ static void pace_write(struct github *gh)
 	double gap = (double)gh->write_gap_ms / 1000.0, since;
 
 	if (gh->last_write > 0) {
-		since = now_s() - gh->last_write;
+		since = clock_now_s() - gh->last_write;
 		if (since < gap)
 			sleep_ms((long)((gap - since) * 1000.0));
 	}
@@ -317,7 +310,7 @@ int github_call(cJSON **out, struct github *gh, const char *method,
 		gh->requests++;
 		rc = http_send(&r, gh->http, &req, &ccode, &neterr);
 		if (!is_get)
-			gh->last_write = now_s();
+			gh->last_write = clock_now_s();
 		a.status = rc < 0 ? 0 : r.status;
 		a.attempt = attempt;
 		a.retry_after = http_header(&r, "retry-after");
