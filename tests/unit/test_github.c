@@ -1,6 +1,7 @@
 /* Unit tests for the pure parts of src/io/http.c, src/io/github*.c and
  * src/core/views/umbrella.c: Link parsing, redaction, error wording, retry
- * decisions, base URLs, JSON mapping on GitHub's examples, marker splicing. */
+ * decisions, base URLs, JSON mapping on GitHub's examples, body limits,
+ * umbrella marker splicing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -294,24 +295,33 @@ static void splice_keeps_the_human_text(void **state)
 	assert_int_equal(
 		umbrella_splice(&out, UMBRELLA_END " " UMBRELLA_BEGIN, "s"),
 		-1);
-	/* one marker twice: the second ends the block */
-	assert_int_equal(splice_markers(&out,
-					"pr text\n<!-- s -->\nold\n<!-- s -->",
-					"<!-- s -->", "<!-- s -->", "new\n"),
-			 0);
-	assert_string_equal(out.ptr, "pr text\n<!-- s -->\nnew\n<!-- s -->");
 	buf_release(&out);
 }
 
-static void utf8_length_counts_code_points(void **state)
+static void bodies_over_githubs_limits_are_refused(void **state)
 {
+	size_t n = GITHUB_BODY_MAX_BYTES + 4, i;
+	char *s = malloc(n + 1);
+
 	(void)state;
-	assert_int_equal(utf8_length(""), 0);
-	assert_int_equal(utf8_length("abc"), 3);
-	assert_int_equal(utf8_length("\xc3\xa9t\xc3\xa9"), 3); /* été */
-	assert_int_equal(utf8_length("\xe2\x80\x94"), 1);      /* — */
-	assert_int_equal(utf8_length("\xf0\x9f\x9a\x80"), 1);  /* rocket */
-	assert_int_equal(utf8_length("\xff\xc3"), 2);	       /* bad */
+	assert_non_null(s);
+	assert_int_equal(github_body_too_big(""), 0);
+	/* characters: 65536 fit, one more does not */
+	memset(s, 'x', GITHUB_BODY_MAX_CHARS + 1);
+	s[GITHUB_BODY_MAX_CHARS] = '\0';
+	assert_int_equal(github_body_too_big(s), 0);
+	s[GITHUB_BODY_MAX_CHARS] = 'x';
+	s[GITHUB_BODY_MAX_CHARS + 1] = '\0';
+	assert_int_equal(github_body_too_big(s), 1);
+	/* 65536 four-byte characters are 262144 bytes: they fit */
+	for (i = 0; i < n; i += 4)
+		memcpy(s + i, "\xf0\x9f\x9a\x80", 4);
+	s[GITHUB_BODY_MAX_BYTES] = '\0';
+	assert_int_equal(github_body_too_big(s), 0);
+	s[GITHUB_BODY_MAX_BYTES] = '\xf0';
+	s[n] = '\0';
+	assert_int_equal(github_body_too_big(s), 1);
+	free(s);
 }
 
 int main(void)
@@ -324,7 +334,7 @@ int main(void)
 		cmocka_unit_test(base_urls),
 		cmocka_unit_test(json_mapping_on_githubs_examples),
 		cmocka_unit_test(splice_keeps_the_human_text),
-		cmocka_unit_test(utf8_length_counts_code_points),
+		cmocka_unit_test(bodies_over_githubs_limits_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

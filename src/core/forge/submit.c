@@ -12,10 +12,10 @@
 #include "core/campaign/campaign.h"
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
-#include "core/views/umbrella.h"
 #include "io/db.h"
 #include "io/github/github.h"
 #include "io/proc.h"
+#include "util/text.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -365,9 +365,9 @@ static int create_one(struct sub *s, size_t k)
 	section_for(&section, s, i);
 	if ((rc = prbody_render(s->ctx, b->name, &rendered, NULL)) < 0)
 		goto out;
-	splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
-		       section.ptr);
-	if (body_too_big(body.ptr)) {
+	text_splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
+			    section.ptr);
+	if (github_body_too_big(body.ptr)) {
 		trace_printf("submit: the body of %s is too long; without it",
 			     b->name);
 		buf_reset(&body);
@@ -375,9 +375,9 @@ static int create_one(struct sub *s, size_t k)
 		buf_addf(&rendered,
 			 "The rendered body is over GitHub's %d characters: "
 			 "`git campaign pr body %s` prints it.\n",
-			 UMBRELLA_MAX_CHARS, b->name);
-		splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
-			       section.ptr);
+			 GITHUB_BODY_MAX_CHARS, b->name);
+		text_splice_markers(&body, rendered.ptr, STACK_MARKER,
+				    STACK_MARKER, section.ptr);
 	}
 	if ((rc = github_pr_create(p, s->gh, b->name, base_of(b), title,
 				   body.ptr, s->o->draft, &s->ctx->err)) < 0)
@@ -458,8 +458,8 @@ static int update_one(struct sub *s, size_t i)
 	if (!p->number || p->merged || strcmp(p->state, "open"))
 		goto out;
 	section_for(&section, s, i);
-	if (splice_markers(&body, p->body ? p->body : "", STACK_MARKER,
-			   STACK_MARKER, section.ptr) < 0) {
+	if (text_splice_markers(&body, p->body ? p->body : "", STACK_MARKER,
+				STACK_MARKER, section.ptr) < 0) {
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
 			       "#%ld has one '%s' line without a second",
 			       p->number, STACK_MARKER);

@@ -10,82 +10,13 @@
 #include "core/views/resume.h"
 #include "util/template.h"
 #include "io/gitcfg.h"
+#include "util/text.h"
 #include "util/xalloc.h"
-
-size_t utf8_length(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	while (*p) {
-		int len = *p < 0x80		? 1
-			  : (*p & 0xe0) == 0xc0 ? 2
-			  : (*p & 0xf0) == 0xe0 ? 3
-			  : (*p & 0xf8) == 0xf0 ? 4
-						: 1;
-		int i;
-
-		for (i = 1; i < len; i++)
-			if ((p[i] & 0xc0) != 0x80) {
-				len = 1;
-				break;
-			}
-		p += len;
-		n++;
-	}
-	return n;
-}
-
-/* appends text (LF line ends) with each "\n" written as eol */
-static void add_with_eol(struct buf *out, const char *text, const char *eol)
-{
-	const char *nl;
-
-	while ((nl = strchr(text, '\n'))) {
-		buf_add(out, text, (size_t)(nl - text));
-		buf_puts(out, eol);
-		text = nl + 1;
-	}
-	buf_puts(out, text);
-}
-
-int splice_markers(struct buf *out, const char *body, const char *begin,
-		   const char *end, const char *section)
-{
-	const char *eol = strstr(body, "\r\n") ? "\r\n" : "\n";
-	const char *b = strstr(body, begin), *e;
-	size_t len = strlen(body);
-
-	buf_reset(out);
-	if (b) {
-		e = strstr(b + strlen(begin), end);
-		if (!e)
-			return -1;
-		buf_add(out, body, (size_t)(b - body));
-		buf_puts(out, begin);
-		buf_puts(out, eol);
-		add_with_eol(out, section, eol);
-		buf_puts(out, end);
-		buf_puts(out, e + strlen(end));
-		return 0;
-	}
-	buf_puts(out, body);
-	if (len) {
-		if (body[len - 1] != '\n')
-			buf_puts(out, eol);
-		buf_puts(out, eol);
-	}
-	buf_puts(out, begin);
-	buf_puts(out, eol);
-	add_with_eol(out, section, eol);
-	buf_puts(out, end);
-	buf_puts(out, eol);
-	return 1;
-}
 
 int umbrella_splice(struct buf *out, const char *body, const char *section)
 {
-	return splice_markers(out, body, UMBRELLA_BEGIN, UMBRELLA_END, section);
+	return text_splice_markers(out, body, UMBRELLA_BEGIN, UMBRELLA_END,
+				   section);
 }
 
 /* a markdown table cell: no pipes, no line breaks */
@@ -286,12 +217,6 @@ void umbrella_result_release(struct umbrella_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int body_too_big(const char *s)
-{
-	return strlen(s) > UMBRELLA_MAX_BYTES ||
-	       utf8_length(s) > UMBRELLA_MAX_CHARS;
-}
-
 static int need_umbrella(const struct campaign *c, struct error *err)
 {
 	if (c->umbrella > 0)
@@ -342,14 +267,14 @@ int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
 					      "nothing was changed");
 			goto out;
 		}
-		if (!body_too_big(body.ptr))
+		if (!github_body_too_big(body.ptr))
 			break;
 		if (rows == 0) {
 			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "issue #%ld would be %zu characters, "
 				       "over GitHub's limit of %d",
-				       c->umbrella, utf8_length(body.ptr),
-				       UMBRELLA_MAX_CHARS);
+				       c->umbrella, text_utf8_length(body.ptr),
+				       GITHUB_BODY_MAX_CHARS);
 			error_hint(&ctx->err, "shorten the text outside the "
 					      "git-campaign markers");
 			goto out;
@@ -404,11 +329,12 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 	buf_addf(&body, "%s\n%s", marker, text);
 	buf_rtrim(&body);
 	buf_putc(&body, '\n');
-	if (body_too_big(body.ptr)) {
+	if (github_body_too_big(body.ptr)) {
 		rc = error_set(&ctx->err, GCAMP_EUSAGE,
 			       "the comment would be %zu characters, over "
 			       "GitHub's limit of %d",
-			       utf8_length(body.ptr), UMBRELLA_MAX_CHARS);
+			       text_utf8_length(body.ptr),
+			       GITHUB_BODY_MAX_CHARS);
 		goto out;
 	}
 	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) < 0)

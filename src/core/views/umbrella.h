@@ -15,9 +15,6 @@
 
 #define UMBRELLA_BEGIN "<!-- git-campaign:begin -->"
 #define UMBRELLA_END "<!-- git-campaign:end -->"
-/* GitHub's limits on an issue body: characters, and bytes it stores */
-#define UMBRELLA_MAX_CHARS 65536
-#define UMBRELLA_MAX_BYTES 262144
 
 /*
  * Writes body with the text between UMBRELLA_BEGIN and UMBRELLA_END replaced
@@ -28,18 +25,6 @@
  * then left empty).
  */
 int umbrella_splice(struct buf *out, const char *body, const char *section);
-/* The same with other markers (the stack section of a PR body, say); begin
- * and end may be the same text, the second occurrence then ending the
- * block. */
-int splice_markers(struct buf *out, const char *body, const char *begin,
-		   const char *end, const char *section);
-
-/* The number of Unicode code points in the UTF-8 string s (bytes that are
- * not valid UTF-8 count one each). */
-size_t utf8_length(const char *s);
-/* 1 when GitHub refuses s as an issue or PR body: over UMBRELLA_MAX_CHARS
- * characters or UMBRELLA_MAX_BYTES bytes. */
-int body_too_big(const char *s);
 
 /* The data of the campaign's section, a new object (caller frees): what
  * `git campaign resume --format json` prints (resume_build: baselines per

@@ -8,7 +8,14 @@
 #include "io/github/github_int.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/xalloc.h"
+
+int github_body_too_big(const char *s)
+{
+	return strlen(s) > GITHUB_BODY_MAX_BYTES ||
+	       text_utf8_length(s) > GITHUB_BODY_MAX_CHARS;
+}
 
 int github_issue_from_json(struct github_issue *out, const cJSON *j)
 {

@@ -80,6 +80,15 @@ int github_host_is_enterprise(const char *host);
  */
 int github_token(char **out, const char *host, struct error *err);
 
+/* GitHub's limits on an issue, PR or comment body: characters, and the
+ * bytes it stores */
+#define GITHUB_BODY_MAX_CHARS 65536
+#define GITHUB_BODY_MAX_BYTES 262144
+
+/* 1 when GitHub refuses s as an issue, PR or comment body: over
+ * GITHUB_BODY_MAX_CHARS characters or GITHUB_BODY_MAX_BYTES bytes. */
+int github_body_too_big(const char *s);
+
 /* Issues. The returned structures are released with the _release calls. */
 int github_issue_get(struct github_issue *out, struct github *gh, long number,
 		     struct error *err);
