@@ -225,6 +225,24 @@ const char *db_path(struct db *db)
 	return db->path;
 }
 
+char *db_default_path(const char *common_dir)
+{
+	const char *env = getenv("GIT_CAMPAIGN_DB");
+
+	if (env && *env)
+		return xstrdup(env);
+	if (!common_dir)
+		return NULL;
+	return xasprintf("%s/campaign/campaign.db", common_dir);
+}
+
+char *db_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
 int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
 {
 	const char *msg =

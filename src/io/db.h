@@ -34,6 +34,16 @@ sqlite3 *db_handle(struct db *db);
 /* The path given to db_open, borrowed. */
 const char *db_path(struct db *db);
 
+/*
+ * The database's path, a new string the caller frees: GIT_CAMPAIGN_DB when
+ * it is set and not empty, else COMMON_DIR/campaign/campaign.db, one
+ * database for all the worktrees of a repository. common_dir is the git
+ * common directory, as a string (the hook has no libgit2); it may be NULL,
+ * and then the result is NULL unless GIT_CAMPAIGN_DB is set, so that a
+ * caller looks for the repository only when it must.
+ */
+char *db_default_path(const char *common_dir);
+
 /* Records a sqlite failure as "WHAT: sqlite message", naming a corrupt
  * database as such. Returns GCAMP_EDB. */
 int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
@@ -51,6 +61,9 @@ void db_rollback(struct db *db);
 /* Prepares one statement; *out is finalised by the caller. */
 int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
 	       struct error *err);
+/* A copy of column i of st's current row as text (xstrdup: the caller
+ * frees it), or NULL when the column is NULL. */
+char *db_col_dup(sqlite3_stmt *st, int i);
 
 /* Migrates the database step by step up to version `to` (at most
  * db_schema_version()), each step in its own transaction with its version

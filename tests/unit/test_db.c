@@ -1,5 +1,6 @@
-/* Unit tests for src/io/db.c and src/core/records/journal.c: migrations, refusals
- * and the operation journal, on ":memory:" and on files the tests make. */
+/* Unit tests for src/io/db.c and src/core/records/journal.c: migrations,
+ * refusals, the path rule, column copies and the operation journal, on
+ * ":memory:" and on files the tests make. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,6 +314,64 @@ static void journal_lifecycle(void **state)
 	db_close(db);
 }
 
+static void default_path_is_the_common_dirs_unless_overridden(void **state)
+{
+	const char *old = getenv("GIT_CAMPAIGN_DB");
+	char *saved = old ? strdup(old) : NULL;
+	char *p;
+
+	(void)state;
+	unsetenv("GIT_CAMPAIGN_DB");
+	p = db_default_path("/r/.git");
+	assert_string_equal(p, "/r/.git/campaign/campaign.db");
+	free(p);
+	assert_null(db_default_path(NULL));
+	/* an empty override is no override */
+	setenv("GIT_CAMPAIGN_DB", "", 1);
+	p = db_default_path("/r/.git");
+	assert_string_equal(p, "/r/.git/campaign/campaign.db");
+	free(p);
+	assert_null(db_default_path(NULL));
+	/* the override needs no repository */
+	setenv("GIT_CAMPAIGN_DB", "/elsewhere/c.db", 1);
+	p = db_default_path("/r/.git");
+	assert_string_equal(p, "/elsewhere/c.db");
+	free(p);
+	p = db_default_path(NULL);
+	assert_string_equal(p, "/elsewhere/c.db");
+	free(p);
+	if (saved)
+		setenv("GIT_CAMPAIGN_DB", saved, 1);
+	else
+		unsetenv("GIT_CAMPAIGN_DB");
+	free(saved);
+}
+
+static void col_dup_copies_text_and_keeps_null(void **state)
+{
+	struct error err = ERROR_INIT;
+	struct db *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *a, *b, *c;
+
+	(void)state;
+	assert_int_equal(db_open(&db, ":memory:", DB_CREATE, &err), 0);
+	assert_int_equal(db_prepare(&st, db, "SELECT 'x y', NULL, 42", &err),
+			 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	a = db_col_dup(st, 0);
+	b = db_col_dup(st, 1);
+	c = db_col_dup(st, 2);
+	sqlite3_finalize(st);
+	db_close(db);
+	/* the copies outlive the statement */
+	assert_string_equal(a, "x y");
+	assert_null(b);
+	assert_string_equal(c, "42");
+	free(a);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +384,9 @@ int main(void)
 		cmocka_unit_test(refuses_newer_schema),
 		cmocka_unit_test(refuses_non_sqlite_and_foreign),
 		cmocka_unit_test(journal_lifecycle),
+		cmocka_unit_test(
+			default_path_is_the_common_dirs_unless_overridden),
+		cmocka_unit_test(col_dup_copies_text_and_keeps_null),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);

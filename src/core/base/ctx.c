@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "io/db.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 
@@ -95,18 +96,15 @@ int ctx_config(struct gitcfg **out, struct ctx *ctx)
 
 int ctx_db_path(char **out, struct ctx *ctx)
 {
-	const char *env = getenv("GIT_CAMPAIGN_DB");
 	struct gitlite *g;
 	int rc;
 
-	*out = NULL;
-	if (env && *env) {
-		*out = xstrdup(env);
+	/* GIT_CAMPAIGN_DB needs no repository */
+	if ((*out = db_default_path(NULL)))
 		return 0;
-	}
 	if ((rc = ctx_lite(&g, ctx)) < 0)
 		return rc;
-	*out = xasprintf("%s/campaign/campaign.db", g->common_dir);
+	*out = db_default_path(g->common_dir);
 	return 0;
 }
 

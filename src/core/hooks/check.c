@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/stack/model.h"
+#include "io/db.h"
 #include "io/gitlite.h"
 #include "io/prcache.h"
 #include "util/xalloc.h"
@@ -57,15 +58,6 @@ static int check_on(const struct hook *h, const char *name)
 		return 0;
 	snprintf(key, sizeof(key), "campaign.hooks.%s", name);
 	return gitlite_get_bool(&h->g, key, 1);
-}
-
-static char *hook_db_path(const struct hook *h)
-{
-	const char *env = getenv("GIT_CAMPAIGN_DB");
-
-	if (env && *env)
-		return xstrdup(env);
-	return xasprintf("%s/campaign/campaign.db", h->g.common_dir);
 }
 
 static char *belongs_path(const struct gitlite *g)
@@ -174,7 +166,7 @@ static int pre_commit(struct hook *h)
 	}
 	if (!check_on(h, "openPr"))
 		goto out;
-	path = hook_db_path(h);
+	path = db_default_path(h->g.common_dir);
 	rc = prcache_get(&pr, path, branch, &h->err);
 	if (rc == GCAMP_ENOTFOUND) {
 		rc = 0;
@@ -546,7 +538,6 @@ int hooks_belongs(char **branch_out, int *cached, long number,
 	struct refs refs;
 	struct pr_cached pr;
 	char *branch = NULL, *path = NULL, *dir = NULL, *tmp = NULL;
-	const char *env;
 	FILE *fp;
 	int rc;
 
@@ -569,9 +560,7 @@ int hooks_belongs(char **branch_out, int *cached, long number,
 			       "commit on");
 		goto out;
 	}
-	env = getenv("GIT_CAMPAIGN_DB");
-	path = env && *env ? xstrdup(env)
-			   : xasprintf("%s/campaign/campaign.db", g.common_dir);
+	path = db_default_path(g.common_dir);
 	rc = prcache_get(&pr, path, branch, err);
 	if (rc == 0 && pr_is_open(&pr) && pr.number != number) {
 		rc = error_set(err, GCAMP_EREFUSED,

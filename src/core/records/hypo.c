@@ -9,15 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/db.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
-
-static char *col_str(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
 
 static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 {
@@ -49,18 +43,18 @@ static void hypo_row(struct hypo *h, sqlite3_stmt *st)
 {
 	memset(h, 0, sizeof(*h));
 	h->id = sqlite3_column_int64(st, 0);
-	h->text = col_str(st, 1);
-	h->metric = col_str(st, 2);
+	h->text = db_col_dup(st, 1);
+	h->metric = db_col_dup(st, 2);
 	h->predicted = sqlite3_column_double(st, 3);
-	h->unit = col_str(st, 4);
+	h->unit = db_col_dup(st, 4);
 	h->tolerance = sqlite3_column_double(st, 5);
-	h->state = col_str(st, 6);
+	h->state = db_col_dup(st, 6);
 	h->has_measured = sqlite3_column_type(st, 7) != SQLITE_NULL;
 	h->measured = sqlite3_column_double(st, 7);
-	h->evidence = col_str(st, 8);
+	h->evidence = db_col_dup(st, 8);
 	h->is_next = sqlite3_column_int(st, 9);
-	h->created_at = col_str(st, 10);
-	h->decided_at = col_str(st, 11);
+	h->created_at = db_col_dup(st, 10);
+	h->decided_at = db_col_dup(st, 11);
 }
 
 void hypo_release(struct hypo *h)
@@ -357,15 +351,15 @@ static void finding_row(struct finding *f, sqlite3_stmt *st)
 {
 	memset(f, 0, sizeof(*f));
 	f->id = sqlite3_column_int64(st, 0);
-	f->kind = col_str(st, 1);
-	f->title = col_str(st, 2);
-	f->issue = col_str(st, 3);
+	f->kind = db_col_dup(st, 1);
+	f->title = db_col_dup(st, 2);
+	f->issue = db_col_dup(st, 3);
 	f->pr = (long)sqlite3_column_int64(st, 4);
-	f->commit_id = col_str(st, 5);
-	f->state = col_str(st, 6);
+	f->commit_id = db_col_dup(st, 5);
+	f->state = db_col_dup(st, 6);
 	f->closed_pr = (long)sqlite3_column_int64(st, 7);
-	f->created_at = col_str(st, 8);
-	f->closed_at = col_str(st, 9);
+	f->created_at = db_col_dup(st, 8);
+	f->closed_at = db_col_dup(st, 9);
 }
 
 void finding_release(struct finding *f)

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/db.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 
@@ -132,13 +133,6 @@ int journal_finish(struct db *db, long long id, int ok, struct error *err)
 	return 0;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 int journal_unfinished(struct journal_op **out, size_t *out_n, struct db *db,
 		       struct error *err)
 {
@@ -167,15 +161,15 @@ int journal_unfinished(struct journal_op **out, size_t *out_n, struct db *db,
 		}
 		op = &ops[n++];
 		op->id = sqlite3_column_int64(st, 0);
-		op->kind = col_dup(st, 1);
-		op->worktree = col_dup(st, 2);
-		op->summary = col_dup(st, 3);
-		op->continue_cmd = col_dup(st, 4);
-		op->abort_cmd = col_dup(st, 5);
+		op->kind = db_col_dup(st, 1);
+		op->worktree = db_col_dup(st, 2);
+		op->summary = db_col_dup(st, 3);
+		op->continue_cmd = db_col_dup(st, 4);
+		op->abort_cmd = db_col_dup(st, 5);
 		op->pid = sqlite3_column_int64(st, 6);
-		op->started_at = col_dup(st, 7);
-		op->updated_at = col_dup(st, 8);
-		op->last_step = col_dup(st, 9);
+		op->started_at = db_col_dup(st, 7);
+		op->updated_at = db_col_dup(st, 8);
+		op->last_step = db_col_dup(st, 9);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -226,8 +220,8 @@ int journal_read(struct journal_step **out, size_t *out_n, struct db *db,
 			alloc = alloc ? 2 * alloc : 8;
 			steps = xrealloc(steps, alloc * sizeof(*steps));
 		}
-		steps[n].step = col_dup(st, 0);
-		steps[n].data = col_dup(st, 1);
+		steps[n].step = db_col_dup(st, 0);
+		steps[n].data = db_col_dup(st, 1);
 		n++;
 	}
 	sqlite3_finalize(st);

@@ -15,11 +15,12 @@
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/views/status.h"
-#include "util/clock.h"
 #include "util/template.h"
 #include "core/records/testrun.h"
+#include "io/db.h"
 #include "io/gitlite.h"
 #include "io/signature.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/strvec.h"
 #include "util/trace.h"
@@ -655,13 +656,6 @@ out:
 	return rc;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
 int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx)
 {
 	sqlite3_stmt *st = NULL;
@@ -680,12 +674,12 @@ int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx)
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		out->id = sqlite3_column_int64(st, 0);
-		out->at = col_dup(st, 1);
-		out->author = col_dup(st, 2);
-		out->branch = col_dup(st, 3);
-		out->head = col_dup(st, 4);
-		out->text = col_dup(st, 5);
-		out->data = col_dup(st, 6);
+		out->at = db_col_dup(st, 1);
+		out->author = db_col_dup(st, 2);
+		out->branch = db_col_dup(st, 3);
+		out->head = db_col_dup(st, 4);
+		out->text = db_col_dup(st, 5);
+		out->data = db_col_dup(st, 6);
 		*found = 1;
 		rc = 0;
 	} else if (rc == SQLITE_DONE) {

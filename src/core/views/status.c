@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/stack/model.h"
+#include "io/db.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
@@ -141,13 +142,6 @@ static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db)
 	return 0;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 static int collect_last_ab(struct last_ab *out, struct db *db,
 			   struct error *err)
 {
@@ -162,9 +156,9 @@ static int collect_last_ab(struct last_ab *out, struct db *db,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		out->id = sqlite3_column_int64(st, 0);
-		out->at = col_dup(st, 1);
-		out->workload = col_dup(st, 2);
-		out->verdict = col_dup(st, 3);
+		out->at = db_col_dup(st, 1);
+		out->workload = db_col_dup(st, 2);
+		out->verdict = db_col_dup(st, 3);
 		rc = 0;
 	} else if (rc == SQLITE_DONE) {
 		rc = 0;
