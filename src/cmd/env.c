@@ -48,7 +48,7 @@ static void linef(const char *key, const char *fmt, ...)
 
 static void print_gpus(const cJSON *info)
 {
-	const cJSON *gpus = cJSON_GetObjectItem(info, "gpus"), *g;
+	const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(info, "gpus"), *g;
 	const char *why = json_get_str(info, "gpu_error");
 
 	if (!cJSON_GetArraySize(gpus)) {
@@ -57,9 +57,11 @@ static void print_gpus(const cJSON *info)
 	}
 	cJSON_ArrayForEach(g, gpus)
 	{
-		const cJSON *mem = cJSON_GetObjectItem(g, "memory_bytes");
-		const cJSON *sms = cJSON_GetObjectItem(g, "sm_count");
-		const cJSON *idx = cJSON_GetObjectItem(g, "index");
+		const cJSON *mem =
+			cJSON_GetObjectItemCaseSensitive(g, "memory_bytes");
+		const cJSON *sms =
+			cJSON_GetObjectItemCaseSensitive(g, "sm_count");
+		const cJSON *idx = cJSON_GetObjectItemCaseSensitive(g, "index");
 		double bytes = cJSON_IsNumber(mem) ? mem->valuedouble : 0;
 		char key[32];
 
@@ -84,10 +86,11 @@ static void print_gpus(const cJSON *info)
 
 static void print_text(const cJSON *j, const char *stored)
 {
-	const cJSON *id = cJSON_GetObjectItem(j, "identity");
-	const cJSON *info = cJSON_GetObjectItem(j, "info");
-	const cJSON *n = cJSON_GetObjectItem(info, "cpu_count");
-	const cJSON *api = cJSON_GetObjectItem(id, "cuda_driver_api");
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "identity");
+	const cJSON *info = cJSON_GetObjectItemCaseSensitive(j, "info");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(info, "cpu_count");
+	const cJSON *api =
+		cJSON_GetObjectItemCaseSensitive(id, "cuda_driver_api");
 	const char *v;
 
 	line("id", json_get_str(j, "id"));
@@ -175,8 +178,8 @@ static void add_stored_floor(cJSON *j, struct ctx *ctx, const char *env)
 
 static void print_stored_floor(const cJSON *j)
 {
-	const cJSON *o = cJSON_GetObjectItem(j, "stored_floor");
-	const cJSON *h = cJSON_GetObjectItem(o, "htod_24B_us");
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, "stored_floor");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "htod_24B_us");
 	char hb[64] = "";
 
 	if (!o)
@@ -184,8 +187,9 @@ static void print_stored_floor(const cJSON *j)
 	if (cJSON_IsNumber(h))
 		snprintf(hb, sizeof(hb), ", htod 24 B %.2f us", h->valuedouble);
 	linef("floor", "launch %.2f us%s (stored on %.10s)",
-	      cJSON_GetObjectItem(o, "launch_sync_us")->valuedouble, hb,
-	      json_get_str(o, "commit"));
+	      cJSON_GetObjectItemCaseSensitive(o, "launch_sync_us")
+		      ->valuedouble,
+	      hb, json_get_str(o, "commit"));
 }
 
 static void print_floor(const struct floor_state *f)
@@ -287,8 +291,9 @@ out:
 /* "NVIDIA H200 x1, cuda, Debian 17.0.15, AMD EPYC 7B13, Debian 12" */
 static void summary(const cJSON *id)
 {
-	const cJSON *models = cJSON_GetObjectItem(id, "gpu_models");
-	const cJSON *count = cJSON_GetObjectItem(id, "gpu_count");
+	const cJSON *models =
+		cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
+	const cJSON *count = cJSON_GetObjectItemCaseSensitive(id, "gpu_count");
 	const char *parts[4] = {json_get_str(id, "backend"), NULL,
 				json_get_str(id, "cpu_model"),
 				json_get_str(id, "os")};
@@ -330,15 +335,15 @@ static int list(struct ctx *ctx, int json)
 	}
 	cJSON_ArrayForEach(e, arr)
 	{
-		int in_db = cJSON_IsTrue(cJSON_GetObjectItem(e, "in_db"));
-		int in_ref = cJSON_IsTrue(cJSON_GetObjectItem(e, "in_ref"));
+		int in_db = json_get_bool(e, "in_db");
+		int in_ref = json_get_bool(e, "in_ref");
 
 		printf("%s  %-20s  %-6s  ", json_get_str(e, "id"),
 		       json_get_str_or(e, "seen_at", "-"),
 		       in_db && in_ref ? "db,ref"
 		       : in_db	       ? "db"
 				       : "ref");
-		summary(cJSON_GetObjectItem(e, "identity"));
+		summary(cJSON_GetObjectItemCaseSensitive(e, "identity"));
 	}
 	cJSON_Delete(arr);
 	return 0;

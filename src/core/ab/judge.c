@@ -575,7 +575,7 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsObject(j) || !cJSON_IsArray(pts))
 		return -1;
-	out->invalid = cJSON_IsTrue(cJSON_GetObjectItem(j, "invalid"));
+	out->invalid = json_get_bool(j, "invalid");
 	snprintf(out->a_desc, sizeof(out->a_desc), "%s",
 		 json_get_str_or(j, "a", "A"));
 	snprintf(out->b_desc, sizeof(out->b_desc), "%s",
@@ -599,8 +599,8 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
 	cJSON_ArrayForEach(e, cfg) if (cJSON_IsString(e)) strvec_push_owned(
 		&out->labels, xasprintf("%s=%s", e->string, e->valuestring));
-	cJSON_ArrayForEach(
-		e, cJSON_GetObjectItem(j, "warnings")) if (cJSON_IsString(e))
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(
+				      j, "warnings")) if (cJSON_IsString(e))
 		strvec_push(&out->warnings, e->valuestring);
 	out->npoints = (size_t)cJSON_GetArraySize(pts);
 	out->points = xcalloc(out->npoints + 1, sizeof(*out->points));
@@ -613,10 +613,12 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 			p->metric = xstrdup(s);
 			p->unit = xstrdup(json_get_str_or(e, "unit", ""));
 		}
-		p->control = cJSON_IsTrue(cJSON_GetObjectItem(e, "control"));
+		p->control = json_get_bool(e, "control");
 		p->iters = (long)json_get_num(e, "iters", 0);
-		p->a = samples_from(&p->na, cJSON_GetObjectItem(e, "a"));
-		p->b = samples_from(&p->nb, cJSON_GetObjectItem(e, "b"));
+		p->a = samples_from(&p->na,
+				    cJSON_GetObjectItemCaseSensitive(e, "a"));
+		p->b = samples_from(&p->nb,
+				    cJSON_GetObjectItemCaseSensitive(e, "b"));
 		/* what the tables draw: the median's CI is not one */
 		stats_summarize_no_ci(&p->sa, p->a, p->na);
 		stats_summarize_no_ci(&p->sb, p->b, p->nb);

@@ -33,7 +33,7 @@ static cJSON *cache_get(struct db *db, const char *key, const char *stamp)
 		return NULL;
 	j = cJSON_Parse(text);
 	free(text);
-	s = cJSON_GetObjectItem(j, "stamp");
+	s = cJSON_GetObjectItemCaseSensitive(j, "stamp");
 	if (!cJSON_IsString(s) || strcmp(s->valuestring, stamp)) {
 		cJSON_Delete(j);
 		return NULL;
@@ -234,9 +234,9 @@ static void probe_cuda(struct fingerprint_facts *f, struct db *db, int refresh,
 		 visible ? visible : "(unset)");
 	buf_puts(&stamp, driver_file ? driver_file : "(no NVIDIA driver)");
 	if (!refresh && (c = cache_get(db, CACHE_CUDA, stamp.ptr))) {
-		v = cJSON_GetObjectItem(c, "driver_api");
+		v = cJSON_GetObjectItemCaseSensitive(c, "driver_api");
 		f->cuda_driver_api = cJSON_IsNumber(v) ? v->valueint : 0;
-		v = cJSON_GetObjectItem(c, "gpus");
+		v = cJSON_GetObjectItemCaseSensitive(c, "gpus");
 		if (cJSON_IsArray(v)) {
 			cJSON_Delete(f->gpus);
 			f->gpus = cJSON_Duplicate(v, 1);

@@ -178,9 +178,10 @@ void fingerprint_build(struct fingerprint *out,
 		pci = cJSON_CreateArray();
 		cJSON_ArrayForEach(g, f->gpus)
 		{
-			const cJSON *n = cJSON_GetObjectItem(g, "name");
-			const cJSON *p =
-				cJSON_GetObjectItem(g, "pci_device_id");
+			const cJSON *n =
+				cJSON_GetObjectItemCaseSensitive(g, "name");
+			const cJSON *p = cJSON_GetObjectItemCaseSensitive(
+				g, "pci_device_id");
 
 			cJSON_AddItemToArray(
 				models,
@@ -400,7 +401,8 @@ static int load_ref(cJSON **out, git_repository *repo, const char *id,
 	}
 	*out = cJSON_ParseWithLength(git_blob_rawcontent(blob),
 				     (size_t)git_blob_rawsize(blob));
-	if (!cJSON_IsObject(cJSON_GetObjectItem(*out, "identity"))) {
+	if (!cJSON_IsObject(
+		    cJSON_GetObjectItemCaseSensitive(*out, "identity"))) {
 		cJSON_Delete(*out);
 		*out = NULL;
 		rc = error_set(err, GCAMP_EFATAL,
@@ -538,7 +540,7 @@ static cJSON *find_entry(cJSON *arr, const char *id)
 
 	cJSON_ArrayForEach(e, arr)
 	{
-		const cJSON *i = cJSON_GetObjectItem(e, "id");
+		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "id");
 
 		if (cJSON_IsString(i) && !strcmp(i->valuestring, id))
 			return e;
@@ -551,8 +553,8 @@ static int cmp_entries(const void *a, const void *b)
 	const cJSON *x = *(const cJSON *const *)a;
 	const cJSON *y = *(const cJSON *const *)b;
 
-	return strcmp(cJSON_GetObjectItem(x, "id")->valuestring,
-		      cJSON_GetObjectItem(y, "id")->valuestring);
+	return strcmp(cJSON_GetObjectItemCaseSensitive(x, "id")->valuestring,
+		      cJSON_GetObjectItemCaseSensitive(y, "id")->valuestring);
 }
 
 int fingerprint_list(cJSON **out, struct ctx *ctx)
@@ -610,8 +612,8 @@ int fingerprint_list(cJSON **out, struct ctx *ctx)
 		if (!valid_id(refs.v[i]))
 			continue; /* not one of ours */
 		if ((e = find_entry(arr, refs.v[i]))) {
-			cJSON_ReplaceItemInObject(e, "in_ref",
-						  cJSON_CreateTrue());
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				e, "in_ref", cJSON_CreateTrue());
 			continue;
 		}
 		if ((rc = load_ref(&j, repo, refs.v[i], &ctx->err)) < 0)
@@ -623,7 +625,7 @@ int fingerprint_list(cJSON **out, struct ctx *ctx)
 		cJSON_AddTrueToObject(e, "in_ref");
 		cJSON_AddItemToObject(
 			e, "identity",
-			cJSON_DetachItemFromObject(j, "identity"));
+			cJSON_DetachItemFromObjectCaseSensitive(j, "identity"));
 		cJSON_AddItemToArray(arr, e);
 		cJSON_Delete(j);
 	}
@@ -656,8 +658,8 @@ void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
 		buf_addf(out, "env %s", id);
 		return;
 	}
-	ident = cJSON_GetObjectItem(fp, "identity");
-	models = cJSON_GetObjectItem(ident, "gpu_models");
+	ident = cJSON_GetObjectItemCaseSensitive(fp, "identity");
+	models = cJSON_GetObjectItemCaseSensitive(ident, "gpu_models");
 	ngpu = cJSON_GetArraySize(models);
 	if (ngpu > 1)
 		buf_addf(out, "%d× ", ngpu);

@@ -236,14 +236,17 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 		u = cJSON_CreateObject();
 		cJSON_AddItemToObject(
 			u, "ref",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "ref"), 1));
+			cJSON_Duplicate(
+				cJSON_GetObjectItemCaseSensitive(e, "ref"), 1));
 		cJSON_AddStringToObject(u, "branch", br->valuestring);
 		cJSON_AddItemToObject(
 			u, "old",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "new"), 1));
+			cJSON_Duplicate(
+				cJSON_GetObjectItemCaseSensitive(e, "new"), 1));
 		cJSON_AddItemToObject(
 			u, "new",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "old"), 1));
+			cJSON_Duplicate(
+				cJSON_GetObjectItemCaseSensitive(e, "old"), 1));
 		cJSON_AddItemToArray(refs, u);
 		strvec_push_owned(&out->notes,
 				  xasprintf("restored %s", br->valuestring));
@@ -260,18 +263,24 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 		cJSON_AddStringToObject(r, "branch", br->valuestring);
 		cJSON_AddItemToObject(
 			r, "parent_old",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "parent_new"),
+			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+						e, "parent_new"),
 					1));
 		cJSON_AddItemToObject(
 			r, "tip_old",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "tip_new"), 1));
+			cJSON_Duplicate(
+				cJSON_GetObjectItemCaseSensitive(e, "tip_new"),
+				1));
 		cJSON_AddItemToObject(
 			r, "parent_new",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "parent_old"),
+			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+						e, "parent_old"),
 					1));
 		cJSON_AddItemToObject(
 			r, "tip_new",
-			cJSON_Duplicate(cJSON_GetObjectItem(e, "tip_old"), 1));
+			cJSON_Duplicate(
+				cJSON_GetObjectItemCaseSensitive(e, "tip_old"),
+				1));
 		cJSON_AddItemToArray(cfg, r);
 	}
 	summary = xasprintf("undo %s #%lld", kind, id);

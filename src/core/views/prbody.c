@@ -314,7 +314,7 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 {
 	struct ab_result r;
 	struct buf md = BUF_INIT;
-	cJSON *o, *arr = cJSON_GetObjectItem(b->d, "ab_runs");
+	cJSON *o, *arr = cJSON_GetObjectItemCaseSensitive(b->d, "ab_runs");
 	const char *id = (const char *)sqlite3_column_text(st, 0);
 	size_t i;
 
@@ -346,8 +346,8 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 					 id));
 	for (i = 0; i < r.npoints; i++) {
 		if (r.points[i].control && !r.invalid)
-			cJSON_ReplaceItemInObject(b->d, "has_control",
-						  cJSON_CreateTrue());
+			cJSON_ReplaceItemInObjectCaseSensitive(
+				b->d, "has_control", cJSON_CreateTrue());
 		if (!r.invalid)
 			point_negative(b, id, &r, &r.points[i]);
 	}
@@ -562,7 +562,8 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
 	    (rc = gather_commits(&b, branch)) < 0 ||
 	    (rc = newest_claim(&b, db, &text)) < 0)
 		goto out;
-	first = cJSON_GetArrayItem(cJSON_GetObjectItem(b.d, "commits"), 0);
+	first = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(b.d, "commits"), 0);
 	if (first)
 		*title = xstrdup(json_get_str(first, "subject"));
 	if (text.len)
@@ -593,9 +594,10 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch)
 		goto out;
 	cJSON_AddBoolToObject(
 		b.d, "has_numbers",
-		cJSON_GetArraySize(cJSON_GetObjectItem(b.d, "ab_runs")) > 0 ||
-			cJSON_GetArraySize(
-				cJSON_GetObjectItem(b.d, "measurements")) > 0);
+		cJSON_GetArraySize(
+			cJSON_GetObjectItemCaseSensitive(b.d, "ab_runs")) > 0 ||
+			cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+				b.d, "measurements")) > 0);
 	cJSON_AddItemToObject(b.d, "negatives", b.negatives);
 	b.negatives = NULL;
 	*data = b.d;
