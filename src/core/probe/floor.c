@@ -14,6 +14,7 @@
 #include "core/stats/stats.h"
 #include "io/cuda.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 const size_t floor_copy_bytes[FLOOR_NCOPY] = {24, 2048, 65536};
@@ -37,12 +38,10 @@ static const char floor_ptx[] = ".version 6.0\n"
 #define COPIES 1000
 #define DTOD_REPS 10
 
+/* the device's times are in microseconds */
 static double now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return 1e6 * clock_now_s();
 }
 
 struct run {
