@@ -142,12 +142,13 @@ static int call_one(void *out, int (*map)(void *, const cJSON *),
 		    cJSON *req, const char *what, struct error *err)
 {
 	char *text = req ? cJSON_PrintUnformatted(req) : NULL;
-	cJSON *j = NULL;
-	int rc = github_call(&j, gh, method, path, text, what, NULL, NULL, err);
+	struct github_req q = {method, path, text, what};
+	struct github_resp r;
+	int rc = github_call(&r, gh, &q, err);
 
-	if (rc >= 0 && map(out, j) < 0)
+	if (rc >= 0 && map(out, r.json) < 0)
 		rc = bad_answer(err, what);
-	cJSON_Delete(j);
+	github_resp_release(&r);
 	cJSON_Delete(req);
 	free(text);
 	free(path);
@@ -196,11 +197,15 @@ static int post_once(cJSON **j, struct github *gh, const char *path,
 		     const char *text, const char *what, post_lookup_fn lookup,
 		     void *found, const void *arg, struct error *err)
 {
+	struct github_req q = {"POST", path, text, what};
+	struct github_resp r;
 	int rc = 0, tries;
 
 	for (tries = 1; tries <= 3; tries++) {
-		rc = github_call(j, gh, "POST", path, text, what, NULL, NULL,
-				 err);
+		rc = github_call(&r, gh, &q, err);
+		*j = r.json;
+		r.json = NULL;
+		github_resp_release(&r);
 		if (rc != GITHUB_EUNSURE)
 			return rc;
 		/* it may exist already: look before posting again */
@@ -225,14 +230,15 @@ static int find_issue_by_title(void *vout, struct github *gh, const void *arg,
 	char *path = xasprintf("/repos/%s/issues?state=open&sort=created&"
 			       "direction=desc&per_page=30",
 			       gh->repo);
-	cJSON *j = NULL, *e;
+	struct github_req q = {"GET", path, NULL, "cannot list issues"};
+	struct github_resp r = {0};
+	cJSON *e;
 	int rc;
 
-	if ((rc = github_call(&j, gh, "GET", path, NULL, "cannot list issues",
-			      NULL, NULL, err)) < 0)
+	if ((rc = github_call(&r, gh, &q, err)) < 0)
 		goto out;
 	rc = GCAMP_ENOTFOUND;
-	cJSON_ArrayForEach(e, j)
+	cJSON_ArrayForEach(e, r.json)
 	{
 		const char *t = json_get_str(e, "title");
 
@@ -245,7 +251,7 @@ static int find_issue_by_title(void *vout, struct github *gh, const void *arg,
 		}
 	}
 out:
-	cJSON_Delete(j);
+	github_resp_release(&r);
 	free(path);
 	return rc;
 }
@@ -312,21 +318,24 @@ static int list_pages(void **out, size_t *n, struct github *gh,
 	int rc = 0, pages = 0;
 
 	while (url) {
-		cJSON *j = NULL, *e;
-		char *next = NULL;
+		struct github_req q = {"GET", url, NULL, what};
+		struct github_resp r;
+		cJSON *e;
 
 		if (++pages > 100) {
 			rc = error_set(err, GCAMP_EFATAL,
 				       "%s: more than 100 pages", what);
 			break;
 		}
-		rc = github_call(&j, gh, "GET", url, NULL, what, NULL, &next,
-				 err);
+		rc = github_call(&r, gh, &q, err);
 		free(url);
-		url = next;
-		if (rc < 0)
+		url = r.next;
+		r.next = NULL;
+		if (rc < 0) {
+			github_resp_release(&r);
 			break;
-		cJSON_ArrayForEach(e, j)
+		}
+		cJSON_ArrayForEach(e, r.json)
 		{
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 16;
@@ -335,7 +344,7 @@ static int list_pages(void **out, size_t *n, struct github *gh,
 			if (map(v + nr * size, e) == 0)
 				nr++;
 		}
-		cJSON_Delete(j);
+		github_resp_release(&r);
 	}
 	free(url);
 	if (rc < 0) {
@@ -448,7 +457,9 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 		   struct error *err)
 {
 	struct buf path = BUF_INIT;
-	cJSON *j = NULL, *e;
+	struct github_req q = {"GET", NULL, NULL, NULL};
+	struct github_resp r = {0};
+	cJSON *e;
 	char *label = xasprintf("%s:%s", gh->owner, branch);
 	char what[300];
 	int rc;
@@ -461,12 +472,13 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 	add_escaped(&path, gh->owner);
 	buf_puts(&path, "%3A");
 	add_escaped(&path, branch);
-	if ((rc = github_call(&j, gh, "GET", path.ptr, NULL, what, NULL, NULL,
-			      err)) < 0)
+	q.path = path.ptr;
+	q.what = what;
+	if ((rc = github_call(&r, gh, &q, err)) < 0)
 		goto out;
 	rc = GCAMP_ENOTFOUND;
 	/* the first (newest) whose head is really ours */
-	cJSON_ArrayForEach(e, j)
+	cJSON_ArrayForEach(e, r.json)
 	{
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "head");
 		const char *l = json_get_str(h, "label");
@@ -478,7 +490,7 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 		}
 	}
 out:
-	cJSON_Delete(j);
+	github_resp_release(&r);
 	buf_release(&path);
 	free(label);
 	return rc;
@@ -524,20 +536,21 @@ int github_newest_number(long *out, struct github *gh, struct error *err)
 	char *path = xasprintf("/repos/%s/issues?state=all&sort=created&"
 			       "direction=desc&per_page=1",
 			       gh->repo);
-	cJSON *j = NULL, *n;
+	struct github_req q = {"GET", path, NULL,
+			       "cannot read the newest issue number"};
+	struct github_resp r = {0};
+	cJSON *n;
 	int rc;
 
 	*out = 0;
-	if ((rc = github_call(&j, gh, "GET", path, NULL,
-			      "cannot read the newest issue number", NULL, NULL,
-			      err)) < 0)
+	if ((rc = github_call(&r, gh, &q, err)) < 0)
 		goto out;
-	n = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(j, 0),
+	n = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(r.json, 0),
 					     "number");
 	if (cJSON_IsNumber(n))
 		*out = (long)n->valuedouble;
 out:
-	cJSON_Delete(j);
+	github_resp_release(&r);
 	free(path);
 	return rc;
 }

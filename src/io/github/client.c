@@ -259,132 +259,180 @@ static int parse_body(cJSON **out, const struct http_response *r,
 	return 0;
 }
 
-int github_call(cJSON **out, struct github *gh, const char *method,
-		const char *path, const char *body, const char *what,
-		long *status, char **next, struct error *err)
-{
-	struct http_response r = HTTP_RESPONSE_INIT;
-	struct http_request req = {0};
+/* One call in flight: what github_call's steps share. */
+struct call {
+	const struct github_req *req;
+	char *url;
+	int is_get;
+	char *etag, *cached, *clink; /* the ETag cache's row for url */
+	char *inm;		     /* "If-None-Match: ..." */
 	const char *hdrs[9];
-	char *url = NULL, *etag = NULL, *cached = NULL, *inm = NULL;
-	char *clink = NULL;
-	const char *link = NULL;
-	int is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST");
-	long waited = 0, wait_ms;
-	int attempt, rc = 0, n = 0, ccode;
-	struct error neterr = ERROR_INIT;
+	struct http_request http;
+	struct http_response r;
+};
 
-	*out = NULL;
-	if (next)
-		*next = NULL;
-	url = strstr(path, "://") ? xstrdup(path)
-				  : xasprintf("%s%s", gh->api, path);
-	hdrs[n++] = "Accept: application/vnd.github+json";
-	hdrs[n++] = "X-GitHub-Api-Version: 2022-11-28";
-	hdrs[n++] = "User-Agent: git-campaign/" GCAMP_VERSION;
-	hdrs[n++] = gh->auth;
-	if (body)
-		hdrs[n++] = "Content-Type: application/json";
-	if (is_get) {
+static void build_headers(struct call *c, struct github *gh)
+{
+	const struct github_req *req = c->req;
+	int n = 0;
+
+	c->hdrs[n++] = "Accept: application/vnd.github+json";
+	c->hdrs[n++] = "X-GitHub-Api-Version: 2022-11-28";
+	c->hdrs[n++] = "User-Agent: git-campaign/" GCAMP_VERSION;
+	c->hdrs[n++] = gh->auth;
+	if (req->body)
+		c->hdrs[n++] = "Content-Type: application/json";
+	if (c->is_get) {
 		/* If-None-Match on GETs only: GitHub refuses it elsewhere */
-		cache_get(&etag, &cached, &clink, gh, url);
-		if (etag) {
-			inm = xasprintf("If-None-Match: %s", etag);
-			hdrs[n++] = inm;
+		cache_get(&c->etag, &c->cached, &c->clink, gh, c->url);
+		if (c->etag) {
+			c->inm = xasprintf("If-None-Match: %s", c->etag);
+			c->hdrs[n++] = c->inm;
 		}
 	}
-	hdrs[n] = NULL;
-	req.method = method;
-	req.url = url;
-	req.headers = hdrs;
-	req.body = body;
-	req.body_len = body ? strlen(body) : 0;
-	req.follow = is_get;
-	for (attempt = 1;; attempt++) {
+	c->hdrs[n] = NULL;
+	c->http.method = req->method;
+	c->http.url = c->url;
+	c->http.headers = c->hdrs;
+	c->http.body = req->body;
+	c->http.body_len = req->body ? strlen(req->body) : 0;
+	c->http.follow = c->is_get;
+}
+
+/* the words for an answer github_decide gave up on (a POST is unsure) */
+static int give_up(const struct call *c, long status,
+		   const struct error *neterr, struct error *err)
+{
+	const char *what = c->req->what;
+
+	if (!strcmp(c->req->method, "POST"))
+		return GITHUB_EUNSURE;
+	if (status)
+		return error_http(err, status, c->r.body.ptr, what);
+	return error_set(err, neterr->code, "%s: %s", what, neterr->msg);
+}
+
+/* adds wait_ms to *waited, or refuses a total past the cap */
+static int wait_rate(struct github *gh, long *waited, long wait_ms,
+		     const char *what, struct error *err)
+{
+	if (*waited + wait_ms > gh->wait_cap_ms) {
+		error_set(err, GCAMP_EFATAL,
+			  "%s: GitHub's rate limit asks for a wait of %ld s, "
+			  "past the limit of %ld s",
+			  what, (wait_ms + 999) / 1000, gh->wait_cap_ms / 1000);
+		error_hint(err, "try again later, or raise "
+				"GIT_CAMPAIGN_RATE_WAIT_MAX (seconds)");
+		return GCAMP_EFATAL;
+	}
+	*waited += wait_ms;
+	if (gh->on_wait)
+		gh->on_wait(wait_ms, "GitHub's rate limit");
+	return 0;
+}
+
+/* Sends c->http until github_decide says GITHUB_DONE (0, the answer in
+ * c->r), waiting and trying again as it says; < 0 when it gives up. */
+static int attempt(struct call *c, struct github *gh, struct error *err)
+{
+	int is_post = !strcmp(c->req->method, "POST");
+	struct error neterr = ERROR_INIT;
+	long waited = 0, wait_ms;
+	int tries, rc, ccode;
+
+	for (tries = 1;; tries++) {
 		struct github_attempt a = {0};
 		enum github_action act;
 
-		if (!is_get)
+		if (!c->is_get)
 			pace_write(gh);
 		error_clear(&neterr);
 		gh->requests++;
-		rc = http_send(&r, gh->http, &req, &ccode, &neterr);
-		if (!is_get)
+		rc = http_send(&c->r, gh->http, &c->http, &ccode, &neterr);
+		if (!c->is_get)
 			gh->last_write = clock_now_s();
-		a.status = rc < 0 ? 0 : r.status;
-		a.attempt = attempt;
-		a.retry_after = http_header(&r, "retry-after");
-		a.remaining = http_header(&r, "x-ratelimit-remaining");
-		a.reset = http_header(&r, "x-ratelimit-reset");
-		a.body = r.body.ptr;
+		a.status = rc < 0 ? 0 : c->r.status;
+		a.attempt = tries;
+		a.retry_after = http_header(&c->r, "retry-after");
+		a.remaining = http_header(&c->r, "x-ratelimit-remaining");
+		a.reset = http_header(&c->r, "x-ratelimit-reset");
+		a.body = c->r.body.ptr;
 		a.now = (long long)time(NULL);
 		a.secondary_floor_ms = gh->secondary_ms;
 		a.backoff_unit_ms = gh->backoff_ms;
 		act = github_decide(&a, &wait_ms);
 		if (act == GITHUB_DONE)
-			break;
-		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post)) {
-			if (is_post) {
-				rc = GITHUB_EUNSURE;
-				goto out;
-			}
-			if (a.status)
-				rc = error_http(err, a.status, r.body.ptr,
-						what);
-			else
-				rc = error_set(err, neterr.code, "%s: %s", what,
-					       neterr.msg);
-			goto out;
-		}
-		if (act == GITHUB_RATE) {
-			if (waited + wait_ms > gh->wait_cap_ms) {
-				rc = error_set(err, GCAMP_EFATAL,
-					       "%s: GitHub's rate limit asks "
-					       "for a wait of %ld s, past the "
-					       "limit of %ld s",
-					       what, (wait_ms + 999) / 1000,
-					       gh->wait_cap_ms / 1000);
-				error_hint(err, "try again later, or raise "
-						"GIT_CAMPAIGN_RATE_WAIT_MAX "
-						"(seconds)");
-				goto out;
-			}
-			waited += wait_ms;
-			if (gh->on_wait)
-				gh->on_wait(wait_ms, "GitHub's rate limit");
-		}
-		trace_printf("github: try %d again in %ld ms\n", attempt + 1,
+			return 0;
+		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post))
+			return give_up(c, a.status, &neterr, err);
+		if (act == GITHUB_RATE &&
+		    (rc = wait_rate(gh, &waited, wait_ms, c->req->what, err)) <
+			    0)
+			return rc;
+		trace_printf("github: try %d again in %ld ms\n", tries + 1,
 			     wait_ms);
 		sleep_ms(wait_ms);
 	}
-	rc = 0;
-	if (status)
-		*status = r.status;
-	link = http_header(&r, "link");
-	if (r.status == 304 && cached) {
-		link = clink;
-		*out = cJSON_Parse(cached);
-		if (!*out)
+}
+
+/* Reads the final answer into out: a 304 from the cache, a 2xx parsed (and
+ * cached when it carries an ETag), anything else an error; then Link. */
+static int finish(struct github_resp *out, struct github *gh,
+		  const struct call *c, struct error *err)
+{
+	const struct http_response *r = &c->r;
+	const char *what = c->req->what, *link = http_header(r, "link");
+	const char *etag = http_header(r, "etag");
+	int rc = 0;
+
+	out->status = r->status;
+	if (r->status == 304 && c->cached) {
+		link = c->clink;
+		out->json = cJSON_Parse(c->cached);
+		if (!out->json)
 			rc = error_set(err, GCAMP_EFATAL, "%s: bad cache entry",
 				       what);
-	} else if (r.status < 200 || r.status > 299) {
-		rc = error_http(err, r.status, r.body.ptr, what);
-		goto out;
-	} else if ((rc = parse_body(out, &r, what, err)) == 0 &&
-		   (is_get || !strcmp(method, "PATCH")) &&
-		   http_header(&r, "etag")) {
+	} else if (r->status < 200 || r->status > 299) {
+		return error_http(err, r->status, r->body.ptr, what);
+	} else if ((rc = parse_body(&out->json, r, what, err)) == 0 &&
+		   (c->is_get || !strcmp(c->req->method, "PATCH")) && etag) {
 		/* a PATCH answers with the resource as a GET of its URL would:
 		 * the next GET can be a free 304 */
-		cache_put(gh, url, http_header(&r, "etag"), r.body.ptr, link);
+		cache_put(gh, c->url, etag, r->body.ptr, link);
 	}
-	if (rc == 0 && next && link)
-		*next = http_link_next(link);
-out:
-	http_response_release(&r);
-	free(url);
-	free(etag);
-	free(cached);
-	free(clink);
-	free(inm);
+	if (rc == 0 && link)
+		out->next = http_link_next(link);
 	return rc;
+}
+
+int github_call(struct github_resp *out, struct github *gh,
+		const struct github_req *req, struct error *err)
+{
+	struct call c = {0};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	c.req = req;
+	c.r = (struct http_response)HTTP_RESPONSE_INIT;
+	c.is_get = !strcmp(req->method, "GET");
+	c.url = strstr(req->path, "://")
+			? xstrdup(req->path)
+			: xasprintf("%s%s", gh->api, req->path);
+	build_headers(&c, gh);
+	if ((rc = attempt(&c, gh, err)) == 0)
+		rc = finish(out, gh, &c, err);
+	http_response_release(&c.r);
+	free(c.url);
+	free(c.etag);
+	free(c.cached);
+	free(c.clink);
+	free(c.inm);
+	return rc;
+}
+
+void github_resp_release(struct github_resp *r)
+{
+	cJSON_Delete(r->json);
+	free(r->next);
+	memset(r, 0, sizeof(*r));
 }

@@ -28,18 +28,35 @@ struct github {
  * been applied; the caller looks the object up before posting again. */
 #define GITHUB_EUNSURE (-100)
 
+/* One REST call's question. */
+struct github_req {
+	const char *method; /* "GET", "POST", "PATCH" */
+	const char *path;   /* relative to the API base, or an absolute URL
+			     * from a Link header */
+	const char *body;   /* JSON text, or NULL */
+	const char *what;   /* the error's subject: "cannot read PR #4" */
+};
+
+/* Its answer, released with github_resp_release. */
+struct github_resp {
+	cJSON *json; /* the parsed answer, NULL for an empty body */
+	long status; /* the final HTTP status, 0 before one came */
+	char *next;  /* Link's rel="next" URL, or NULL */
+};
+
 /*
- * One REST call: method on path (relative to the API base, or an absolute
- * URL from a Link header), body (JSON text or NULL). On 2xx (and a 304
- * answered from the cache) *out gets the parsed JSON (NULL for an empty
- * body) and 0 is returned; any other answer is an error worded with `what`
+ * One REST call: req->method on req->path with req->body. On 2xx (and a
+ * 304 answered from the cache) out->json gets the parsed JSON and 0 is
+ * returned; any other answer is an error worded with req->what
  * (error_http). GETs use the ETag cache and retry; PATCHes retry; POSTs
- * return GITHUB_EUNSURE instead of retrying. *status, when not NULL, gets
- * the final HTTP status; *next, when not NULL, the Link rel="next" URL.
+ * return GITHUB_EUNSURE instead of retrying. out is cleared first, then
+ * gets the final HTTP status and, on success, the Link rel="next" URL;
+ * release it with github_resp_release whatever is returned.
  */
-int github_call(cJSON **out, struct github *gh, const char *method,
-		const char *path, const char *body, const char *what,
-		long *status, char **next, struct error *err);
+int github_call(struct github_resp *out, struct github *gh,
+		const struct github_req *req, struct error *err);
+/* Frees what r holds and clears it; r may be cleared already. */
+void github_resp_release(struct github_resp *r);
 
 /* Sleeps before try attempt + 1 of a POST (attempt^2 back-off units) and
  * returns GITHUB_EUNSURE, the state the caller is still in. */
