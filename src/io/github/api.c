@@ -302,19 +302,27 @@ static void free_prs(void *v, size_t n)
 	github_prs_free(v, n);
 }
 
+/* A listing: the first page's path and how its items become ours. */
+struct github_list {
+	const char *path;
+	const char *what; /* the error's subject */
+	size_t size;	  /* bytes of one of our items */
+	int (*map)(void *out, const cJSON *j);
+	void (*release)(void *v, size_t n);
+};
+
 /*
- * Every item of every page from path on (Link rel="next" as given, each
+ * Every item of every page from l->path on (Link rel="next" as given, each
  * page a conditional GET), mapped in order into a new array of *n items of
- * size bytes (those map refuses are left out); at most 100 pages. On an
- * error *out is NULL, what was read freed with release.
+ * l->size bytes (those l->map refuses are left out); at most 100 pages. On
+ * an error *out is NULL, what was read freed with l->release.
  */
 static int list_pages(void **out, size_t *n, struct github *gh,
-		      const char *path, const char *what, size_t size,
-		      int (*map)(void *out, const cJSON *j),
-		      void (*release)(void *v, size_t n), struct error *err)
+		      const struct github_list *l, struct error *err)
 {
-	char *url = xstrdup(path), *v = NULL;
-	size_t nr = 0, alloc = 0;
+	const char *what = l->what;
+	char *url = xstrdup(l->path), *v = NULL;
+	size_t nr = 0, alloc = 0, size = l->size;
 	int rc = 0, pages = 0;
 
 	while (url) {
@@ -341,14 +349,14 @@ static int list_pages(void **out, size_t *n, struct github *gh,
 				alloc = alloc ? 2 * alloc : 16;
 				v = xrealloc(v, alloc * size);
 			}
-			if (map(v + nr * size, e) == 0)
+			if (l->map(v + nr * size, e) == 0)
 				nr++;
 		}
 		github_resp_release(&r);
 	}
 	free(url);
 	if (rc < 0) {
-		release(v, nr);
+		l->release(v, nr);
 		v = NULL;
 		nr = 0;
 	}
@@ -362,9 +370,10 @@ int github_comments_list(struct github_comment **out, size_t *n,
 {
 	char *path = xasprintf("/repos/%s/issues/%ld/comments?per_page=100",
 			       gh->repo, number);
+	struct github_list l = {path, "cannot list the comments", sizeof(**out),
+				map_comment, free_comments};
 	void *v = NULL;
-	int rc = list_pages(&v, n, gh, path, "cannot list the comments",
-			    sizeof(**out), map_comment, free_comments, err);
+	int rc = list_pages(&v, n, gh, &l, err);
 
 	*out = v;
 	free(path);
@@ -513,9 +522,10 @@ int github_pr_list_open(struct github_pr **out, size_t *n, struct github *gh,
 {
 	char *path =
 		xasprintf("/repos/%s/pulls?state=open&per_page=100", gh->repo);
+	struct github_list l = {path, "cannot list the open PRs", sizeof(**out),
+				map_pr, free_prs};
 	void *v = NULL;
-	int rc = list_pages(&v, n, gh, path, "cannot list the open PRs",
-			    sizeof(**out), map_pr, free_prs, err);
+	int rc = list_pages(&v, n, gh, &l, err);
 
 	*out = v;
 	free(path);
