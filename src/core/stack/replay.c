@@ -351,25 +351,38 @@ static int take_index(git_index *ri, git_index *merged)
 	return rc == GIT_ITEROVER ? 0 : rc;
 }
 
+/* The replay of one branch's commits: what its steps share. */
+struct replay {
+	struct stack_op *op;
+	struct ctx *ctx;
+	struct restack_result *out;
+	size_t branch;	 /* its index in op->b */
+	cJSON *notes;	 /* [old, new] pairs of the commits with a note */
+	int no_checkout; /* a conflict is only listed, never checked out */
+	size_t dropped;	 /* commits that became empty */
+};
+
 /*
  * Shows a conflict: journals it (with the rest of the branch's commits),
  * then, when allowed and the work tree is clean, detaches HEAD at the base
  * and writes the conflicted index and files with markers; otherwise only
- * lists the paths.
+ * lists the paths. at[0] is the commit that stopped on onto, at[1..n-1]
+ * the rest.
  */
-static int present_conflict(struct stack_op *op, struct ctx *ctx,
-			    struct restack_result *out, size_t i,
-			    const git_oid *commit, const git_oid *onto,
-			    git_index *merged, const git_oid *rest,
-			    size_t nrest, cJSON *notes, int no_checkout)
+static int present_conflict(struct replay *r, const git_oid *onto,
+			    git_index *merged, const git_oid *at, size_t n)
 {
+	struct stack_op *op = r->op;
+	struct ctx *ctx = r->ctx;
+	struct restack_result *out = r->out;
+	size_t i = r->branch;
 	git_checkout_options co;
 	git_repository *repo;
 	git_commit *oc = NULL;
 	git_index *ri = NULL;
 	char *label = NULL;
 	cJSON *d;
-	int rc, checkout = op->may_checkout && !no_checkout;
+	int rc, checkout = op->may_checkout && !r->no_checkout;
 
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
@@ -381,10 +394,10 @@ static int present_conflict(struct stack_op *op, struct ctx *ctx,
 	}
 	d = cJSON_CreateObject();
 	cJSON_AddNumberToObject(d, "i", (double)i);
-	cJSON_AddItemToObject(d, "commit", oid_json(commit));
+	cJSON_AddItemToObject(d, "commit", oid_json(at));
 	cJSON_AddItemToObject(d, "onto", oid_json(onto));
-	cJSON_AddItemToObject(d, "rest", list_json(rest, nrest));
-	cJSON_AddItemReferenceToObject(d, "notes", notes);
+	cJSON_AddItemToObject(d, "rest", list_json(at + 1, n - 1));
+	cJSON_AddItemReferenceToObject(d, "notes", r->notes);
 	cJSON_AddBoolToObject(d, "checkout", checkout);
 	if ((rc = stack_op_step(op, ctx, "conflict", d)) < 0)
 		return rc;
@@ -392,7 +405,7 @@ static int present_conflict(struct stack_op *op, struct ctx *ctx,
 	op->touched |= checkout;
 	out->conflict = 1;
 	out->conflict_branch = xstrdup(op->b[i].name);
-	out->conflict_commit = restack_describe(repo, commit);
+	out->conflict_commit = restack_describe(repo, at);
 	out->checked_out = checkout;
 	restack_conflict_paths(&out->conflict_paths, merged);
 	if (!checkout)
@@ -428,28 +441,26 @@ out:
 	return rc;
 }
 
-/* Replays list onto *base for branch i; 1 when it stopped at a conflict */
-static int replay_list(struct stack_op *op, struct ctx *ctx,
-		       struct restack_result *out, size_t i, git_oid *base,
-		       const git_oid *list, size_t n, cJSON *notes,
-		       size_t *dropped, int no_checkout)
+/* Replays list onto *base for r's branch; 1 when it stopped at a
+ * conflict */
+static int replay_list(struct replay *r, git_oid *base, const git_oid *list,
+		       size_t n)
 {
 	git_repository *repo;
 	git_index *merged = NULL;
 	size_t k;
 	int rc;
 
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+	if ((rc = ctx_repo(&repo, r->ctx, 1)) < 0)
 		return rc;
 	for (k = 0; k < n; k++) {
 		git_oid onto = *base;
 
-		rc = replay_one(base, dropped, &merged, repo, &list[k], notes,
-				&ctx->err);
+		rc = replay_one(base, &r->dropped, &merged, repo, &list[k],
+				r->notes, &r->ctx->err);
 		if (rc == 1) {
-			rc = present_conflict(op, ctx, out, i, &list[k], &onto,
-					      merged, list + k + 1, n - k - 1,
-					      notes, no_checkout);
+			rc = present_conflict(r, &onto, merged, list + k,
+					      n - k);
 			git_index_free(merged);
 			return rc < 0 ? rc : 1;
 		}
@@ -648,10 +659,10 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 		      struct restack_result *out, int no_checkout)
 {
+	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0};
 	git_repository *repo;
 	git_oid *list = NULL;
-	size_t i, n, dropped;
-	cJSON *notes = NULL;
+	size_t i, n;
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
@@ -659,19 +670,18 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 	if (op->partial) {
 		git_oid base = op->p_new;
 
-		i = op->pi;
-		dropped = 0;
-		notes = cJSON_Duplicate(op->p_notes, 1);
+		r.branch = i = op->pi;
+		r.dropped = 0;
+		r.notes = cJSON_Duplicate(op->p_notes, 1);
 		list = list_from_json(&n, op->p_rest);
-		rc = replay_list(op, ctx, out, i, &base, list, n, notes,
-				 &dropped, no_checkout);
+		rc = replay_list(&r, &base, list, n);
 		if (rc == 0 &&
-		    (rc = record_replay(op, ctx, i, &base, notes)) == 0)
-			done_line(out, &op->b[i], n + 1, dropped);
+		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
+			done_line(out, &op->b[i], n + 1, r.dropped);
 		free(list);
 		list = NULL;
-		cJSON_Delete(notes);
-		notes = NULL;
+		cJSON_Delete(r.notes);
+		r.notes = NULL;
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
@@ -687,17 +697,17 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 				&ctx->err)) < 0)
 			return rc;
 		base = *new_base(op, i);
-		dropped = 0;
-		notes = cJSON_CreateArray();
-		rc = replay_list(op, ctx, out, i, &base, list, n, notes,
-				 &dropped, no_checkout);
+		r.branch = i;
+		r.dropped = 0;
+		r.notes = cJSON_CreateArray();
+		rc = replay_list(&r, &base, list, n);
 		if (rc == 0 &&
-		    (rc = record_replay(op, ctx, i, &base, notes)) == 0)
-			done_line(out, b, n, dropped);
+		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
+			done_line(out, b, n, r.dropped);
 		free(list);
 		list = NULL;
-		cJSON_Delete(notes);
-		notes = NULL;
+		cJSON_Delete(r.notes);
+		r.notes = NULL;
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
