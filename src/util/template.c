@@ -238,56 +238,83 @@ static void put_value(struct buf *out, const cJSON *v)
 		buf_puts(out, cJSON_IsTrue(v) ? "true" : "false");
 }
 
-/* Renders tokens [from, to); -1 once the output passes limit (bytes) */
-static int render(const struct toks *t, size_t from, size_t to,
-		  const cJSON **stack, int depth, struct buf *out, size_t limit)
+/* A rendering in progress: what render's steps share. */
+struct render_state {
+	const struct toks *tokens;
+	const cJSON **stack; /* the contexts, innermost last */
+	int depth;	     /* the entries of stack in use */
+	struct buf *out;
+	size_t limit; /* bytes of out past which rendering stops */
+};
+
+static int render(struct render_state *st, size_t from, size_t to);
+
+/* Renders tokens [from, to) with v as the innermost context */
+static int render_with(struct render_state *st, const cJSON *v, size_t from,
+		       size_t to)
 {
+	int rc;
+
+	st->stack[st->depth++] = v;
+	rc = render(st, from, to);
+	st->depth--;
+	return rc;
+}
+
+/* A section over v: once per item of an array, once for another truthy
+ * value, not at all otherwise */
+static int render_section(struct render_state *st, const cJSON *v, size_t from,
+			  size_t to)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsArray(v))
+		return truthy(v) ? render_with(st, v, from, to) : 0;
+	cJSON_ArrayForEach(e, v)
+	{
+		if (render_with(st, e, from, to) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Renders tokens [from, to); -1 once the output passes st->limit */
+static int render(struct render_state *st, size_t from, size_t to)
+{
+	struct buf *out = st->out;
+
 	for (size_t i = from; i < to; i++) {
-		const struct tok *k = &t->v[i];
+		const struct tok *k = &st->tokens->v[i];
 		const cJSON *v;
 
-		if (out->len > limit)
+		if (out->len > st->limit)
 			return -1;
 		switch (k->kind) {
 		case T_TEXT:
 			buf_add(out, k->s, k->len);
 			break;
 		case T_VAR:
-			v = lookup(stack, depth, k->s, k->len);
+			v = lookup(st->stack, st->depth, k->s, k->len);
 			if (v)
 				put_value(out, v);
 			break;
 		case T_INVERTED:
-			v = lookup(stack, depth, k->s, k->len);
-			if (!truthy(v) && render(t, i + 1, k->close, stack,
-						 depth, out, limit) < 0)
+			v = lookup(st->stack, st->depth, k->s, k->len);
+			if (!truthy(v) && render(st, i + 1, k->close) < 0)
 				return -1;
 			i = k->close;
 			break;
 		case T_SECTION:
-			v = lookup(stack, depth, k->s, k->len);
-			if (cJSON_IsArray(v)) {
-				const cJSON *e;
-				cJSON_ArrayForEach(e, v)
-				{
-					stack[depth] = e;
-					if (render(t, i + 1, k->close, stack,
-						   depth + 1, out, limit) < 0)
-						return -1;
-				}
-			} else if (truthy(v)) {
-				stack[depth] = v;
-				if (render(t, i + 1, k->close, stack, depth + 1,
-					   out, limit) < 0)
-					return -1;
-			}
+			v = lookup(st->stack, st->depth, k->s, k->len);
+			if (render_section(st, v, i + 1, k->close) < 0)
+				return -1;
 			i = k->close;
 			break;
 		case T_CLOSE:
 			break;
 		}
 	}
-	return out->len > limit ? -1 : 0;
+	return out->len > st->limit ? -1 : 0;
 }
 
 int template_render(const char *name, const char *text, const cJSON *data,
@@ -296,12 +323,13 @@ int template_render(const char *name, const char *text, const cJSON *data,
 	struct toks t = {0};
 	const cJSON *stack[MAX_DEPTH + 1];
 	size_t start = out->len;
+	struct render_state st = {&t, stack, 1, out, start + MAX_OUTPUT};
 	int ret = tokenize(name, text, &t, err);
 
 	if (ret)
 		goto out;
 	stack[0] = data;
-	if (render(&t, 0, t.n, stack, 1, out, start + MAX_OUTPUT) < 0) {
+	if (render(&st, 0, t.n) < 0) {
 		out->len = start;
 		out->ptr[start] = '\0';
 		ret = error_set(err, GCAMP_EUSAGE,
