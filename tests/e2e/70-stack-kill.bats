@@ -146,3 +146,17 @@ setup_conflict() {
 	}
 	kill_each git campaign stack continue
 }
+
+@test "a branch moved while a restack was stopped: continue refuses and changes nothing" {
+	setup_clean_restack
+	cd "$WORLD/tmpl"
+	run env GIT_CAMPAIGN_TEST_KILL_AT=apply git campaign stack restack --all
+	assert_equal "$status" 137
+	git update-ref refs/heads/s3 s3~1
+	git for-each-ref refs/heads >"$WORLD/moved"
+	run --separate-stderr git campaign stack continue
+	assert_fatal "'refs/heads/s3' moved during the operation; nothing was changed"
+	[[ ${stderr_lines[1]} == 'hint: its tip before the operation is kept under refs/campaign/backup/'*/ ]] ||
+		fail "no backup hint: $stderr"
+	diff <(git for-each-ref refs/heads) "$WORLD/moved"
+}
