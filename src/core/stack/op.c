@@ -527,97 +527,140 @@ static int apply_records(struct stack_op *op, struct ctx *ctx, int inverse)
 	return 0;
 }
 
+/* One application of op->apply's refs: what its steps share. */
+struct ref_tx {
+	struct stack_op *op;
+	struct ctx *ctx;
+	git_repository *repo;
+	int inverse; /* revert: each ref goes from "new" back to "old" */
+	git_transaction *tx;
+	git_signature *sig; /* the reflog entries' identity */
+	char *msg;	    /* and their message */
+};
+
+/* One entry of op->apply's "refs": the ref and the ids it moves between */
+struct ref_move {
+	const char *name;
+	git_oid from, to;
+	int has_from, has_to; /* 0: the ref does not exist on that side */
+};
+
+static void ref_move_from_json(struct ref_move *m, const cJSON *e, int inverse)
+{
+	const cJSON *jf =
+		cJSON_GetObjectItemCaseSensitive(e, inverse ? "new" : "old");
+	const cJSON *jt =
+		cJSON_GetObjectItemCaseSensitive(e, inverse ? "old" : "new");
+
+	m->name = cJSON_GetObjectItemCaseSensitive(e, "ref")->valuestring;
+	m->has_from = oid_from_json(&m->from, jf) == 0;
+	m->has_to = oid_from_json(&m->to, jt) == 0;
+}
+
+/* 1 when m's ref is where it should go already (a second run), 0 when it
+ * is where its move starts; an error when it moved under us */
+static int check_ref(const struct ref_tx *t, const struct ref_move *m)
+{
+	struct error *err = &t->ctx->err;
+	git_oid now;
+	int exists, rc;
+
+	if ((rc = ref_now(&now, &exists, t->repo, m->name)) < 0)
+		return error_git(err, rc, "cannot read '%s'", m->name);
+	if (exists == m->has_to && (!exists || git_oid_equal(&now, &m->to)))
+		return 1;
+	if (exists != m->has_from ||
+	    (exists && !git_oid_equal(&now, &m->from))) {
+		rc = error_set(err, GCAMP_EFATAL,
+			       "'%s' moved during the operation; nothing was "
+			       "changed",
+			       m->name);
+		error_hint(err,
+			   "its tip before the operation is kept under "
+			   "refs/campaign/backup/%s/",
+			   t->op->name);
+		return rc;
+	}
+	return 0;
+}
+
+/* A transaction in t->tx that holds the lock of every ref, each checked
+ * once locked: a ref that moved under us stops everything before anything
+ * changed */
+static int build_transaction(struct ref_tx *t)
+{
+	const cJSON *e;
+	int rc;
+
+	if ((rc = git_transaction_new(&t->tx, t->repo)) < 0)
+		return error_git(&t->ctx->err, rc,
+				 "cannot start a ref transaction");
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs"))
+	{
+		struct ref_move m;
+
+		ref_move_from_json(&m, e, t->inverse);
+		if ((rc = git_transaction_lock_ref(t->tx, m.name)) < 0)
+			return error_git(&t->ctx->err, rc, "cannot lock '%s'",
+					 m.name);
+		if ((rc = check_ref(t, &m)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Sets every locked ref that has to move (its reflog entry with it: the
+ * commit writes both), then commits the transaction */
+static int apply(struct ref_tx *t)
+{
+	const cJSON *e;
+	int rc;
+
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs"))
+	{
+		struct ref_move m;
+
+		ref_move_from_json(&m, e, t->inverse);
+		if ((rc = check_ref(t, &m)) < 0)
+			return rc;
+		if (rc == 1)
+			continue;
+		if (m.has_to)
+			rc = git_transaction_set_target(t->tx, m.name, &m.to,
+							t->sig, t->msg);
+		else
+			rc = git_transaction_remove(t->tx, m.name);
+		if (rc < 0)
+			return error_git(&t->ctx->err, rc, "cannot update '%s'",
+					 m.name);
+	}
+	if ((rc = git_transaction_commit(t->tx)) < 0)
+		return error_git(&t->ctx->err, rc,
+				 "cannot update the branches");
+	return 0;
+}
+
 int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse)
 {
-	git_repository *repo;
-	git_transaction *tx = NULL;
-	git_signature *sig = NULL;
-	const cJSON *e, *refs;
-	char *msg = NULL;
-	int rc, pass;
+	struct ref_tx t = {op, ctx, NULL, inverse, NULL, NULL, NULL};
+	int rc;
 
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+	if ((rc = ctx_repo(&t.repo, ctx, 1)) < 0)
 		return rc;
-	refs = cJSON_GetObjectItemCaseSensitive(op->apply, "refs");
-	msg = xasprintf("campaign: %s%s #%lld", inverse ? "abort " : "",
-			op->kind, op->id);
-	if ((rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0)
+	t.msg = xasprintf("campaign: %s%s #%lld", inverse ? "abort " : "",
+			  op->kind, op->id);
+	if ((rc = ctx_signature(&t.sig, ctx, SIG_TOOL)) < 0)
 		goto out;
 	git_error_clear();
-	if ((rc = git_transaction_new(&tx, repo)) < 0) {
-		rc = error_git(&ctx->err, rc, "cannot start a ref transaction");
+	if ((rc = build_transaction(&t)) < 0 || (rc = apply(&t)) < 0)
 		goto out;
-	}
-	/* pass 0 locks and checks every ref, pass 1 sets them: a ref that
-	 * moved under us stops everything before anything changed */
-	for (pass = 0; pass < 2; pass++) {
-		cJSON_ArrayForEach(e, refs)
-		{
-			const char *name =
-				cJSON_GetObjectItemCaseSensitive(e, "ref")
-					->valuestring;
-			const cJSON *jf = cJSON_GetObjectItemCaseSensitive(
-				e, inverse ? "new" : "old");
-			const cJSON *jt = cJSON_GetObjectItemCaseSensitive(
-				e, inverse ? "old" : "new");
-			git_oid from, to, now;
-			int has_from = oid_from_json(&from, jf) == 0;
-			int has_to = oid_from_json(&to, jt) == 0, exists;
-
-			if (pass == 0) {
-				rc = git_transaction_lock_ref(tx, name);
-				if (rc < 0) {
-					rc = error_git(&ctx->err, rc,
-						       "cannot lock '%s'",
-						       name);
-					goto out;
-				}
-			}
-			if ((rc = ref_now(&now, &exists, repo, name)) < 0) {
-				rc = error_git(&ctx->err, rc,
-					       "cannot read '%s'", name);
-				goto out;
-			}
-			/* already where it should be (a second run) */
-			if (exists == has_to &&
-			    (!exists || git_oid_equal(&now, &to)))
-				continue;
-			if (exists != has_from ||
-			    (exists && !git_oid_equal(&now, &from))) {
-				rc = error_set(&ctx->err, GCAMP_EFATAL,
-					       "'%s' moved during the "
-					       "operation; nothing was changed",
-					       name);
-				error_hint(
-					&ctx->err,
-					"its tip before the operation is "
-					"kept under refs/campaign/backup/%s/",
-					op->name);
-				goto out;
-			}
-			if (pass == 0)
-				continue;
-			if (has_to)
-				rc = git_transaction_set_target(tx, name, &to,
-								sig, msg);
-			else
-				rc = git_transaction_remove(tx, name);
-			if (rc < 0) {
-				rc = error_git(&ctx->err, rc,
-					       "cannot update '%s'", name);
-				goto out;
-			}
-		}
-	}
-	if ((rc = git_transaction_commit(tx)) < 0) {
-		rc = error_git(&ctx->err, rc, "cannot update the branches");
-		goto out;
-	}
 	rc = apply_records(op, ctx, inverse);
 out:
-	git_transaction_free(tx);
-	git_signature_free(sig);
-	free(msg);
+	git_transaction_free(t.tx);
+	git_signature_free(t.sig);
+	free(t.msg);
 	return rc;
 }
 
