@@ -142,78 +142,103 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 	return 0;
 }
 
-/* The branches of the operation, parents first, into op. */
-static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
-		const struct restack_opts *o, git_repository *repo)
+/* A plan being made: what plan's steps share. */
+struct planning {
+	struct stack_op *op;
+	struct ctx *ctx;
+	struct stack_graph *g;
+	const struct restack_opts *o;
+	git_repository *repo;
+	size_t moved;	  /* the branch of stack move, or STACK_NONE */
+	git_oid onto_tip; /* where it moves */
+	size_t *order;	  /* the selected branches, parents first */
+	size_t n;
+	int *in_op; /* per branch of g: its index in op + 1, 0 when out */
+};
+
+/* stack move's checks; then the moved branch leaves its old chain and is
+ * the root of what is replayed */
+static int select_move(struct planning *p, size_t *root)
 {
-	size_t *order = xcalloc(g->n + 1, sizeof(*order));
-	int *in_op = xcalloc(g->n + 1, sizeof(*in_op));
-	size_t i, k, n = 0, x = STACK_NONE, root;
-	git_oid onto_tip;
+	const struct restack_opts *o = p->o;
+	struct stack_graph *g = p->g;
+	struct error *err = &p->ctx->err;
+	size_t x = stack_find(g, o->move), k;
 	struct refs refs;
 	char hex[REFS_HEX_SIZE];
-	int rc = 0;
+	int rc;
+
+	if (x == STACK_NONE) {
+		rc = error_set(err, GCAMP_EFATAL, "'%s' is not stacked",
+			       o->move);
+		error_hint(err,
+			   "record it with 'git campaign stack adopt %s --on "
+			   "%s'",
+			   o->move, o->onto);
+		return rc;
+	}
+	repo_refs(&refs, p->repo);
+	if (refs_branch_tip(hex, &refs, g->remote, o->onto) < 0 ||
+	    git_oid_fromstr(&p->onto_tip, hex) < 0)
+		return error_set(err, GCAMP_ENOTFOUND, "no branch named '%s'",
+				 o->onto);
+	k = stack_find(g, o->onto);
+	if (!strcmp(o->move, o->onto) ||
+	    (k != STACK_NONE && stack_is_descendant(g, k, x)))
+		return error_set(err, GCAMP_EFATAL,
+				 "'%s' is '%s' or stacked on it: that would be "
+				 "a cycle",
+				 o->onto, o->move);
+	g->b[x].parent_idx = k;
+	g->b[x].in_cycle = 0;
+	if (!g->b[x].parent_found)
+		g->b[x].parent_oid = p->onto_tip;
+	g->b[x].parent_found = 1;
+	p->moved = *root = x;
+	return 0;
+}
+
+/* The branches the options name into p->order: the moved branch's
+ * subtree, the whole stack of one branch, or every stacked branch */
+static int select_branches(struct planning *p)
+{
+	const struct restack_opts *o = p->o;
+	const struct stack_graph *g = p->g;
+	size_t i, x, root = STACK_NONE;
+	int rc;
 
 	if (o->move) {
-		x = stack_find(g, o->move);
-		if (x == STACK_NONE) {
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
-				       "'%s' is not stacked", o->move);
-			error_hint(&ctx->err,
-				   "record it with 'git campaign stack adopt "
-				   "%s --on %s'",
-				   o->move, o->onto);
-			goto out;
-		}
-		repo_refs(&refs, repo);
-		if (refs_branch_tip(hex, &refs, g->remote, o->onto) < 0 ||
-		    git_oid_fromstr(&onto_tip, hex) < 0) {
-			rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
-				       "no branch named '%s'", o->onto);
-			goto out;
-		}
-		k = stack_find(g, o->onto);
-		if (!strcmp(o->move, o->onto) ||
-		    (k != STACK_NONE && stack_is_descendant(g, k, x))) {
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
-				       "'%s' is '%s' or stacked on it: that "
-				       "would be a cycle",
-				       o->onto, o->move);
-			goto out;
-		}
-		/* the moved branch leaves its old chain */
-		g->b[x].parent_idx = k;
-		g->b[x].in_cycle = 0;
-		if (!g->b[x].parent_found)
-			g->b[x].parent_oid = onto_tip;
-		g->b[x].parent_found = 1;
-		root = x;
+		if ((rc = select_move(p, &root)) < 0)
+			return rc;
 	} else if (!o->all) {
 		const char *name = o->branch ? o->branch : g->current;
 
 		x = stack_find(g, name);
 		if (x == STACK_NONE) {
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
+			rc = error_set(&p->ctx->err, GCAMP_EFATAL,
 				       "'%s' is not stacked", name);
-			error_hint(&ctx->err,
+			error_hint(&p->ctx->err,
 				   "name a stacked branch, or use --all");
-			goto out;
+			return rc;
 		}
-		if (g->b[x].in_cycle) {
-			rc = refuse_branch(ctx, g, x, repo, NULL);
-			goto out;
-		}
+		if (g->b[x].in_cycle)
+			return refuse_branch(p->ctx, g, x, p->repo, NULL);
 		for (root = x; g->b[root].parent_idx != STACK_NONE;)
 			root = g->b[root].parent_idx;
-	} else {
-		root = STACK_NONE;
 	}
-	/* the selection: root's subtree (everything with --all) */
 	for (i = 0; i < g->n; i++)
 		if (root == STACK_NONE || stack_is_descendant(g, i, root))
-			order[n++] = i;
-	/* parents first: by depth, a stable insertion sort */
-	for (i = 1; i < n; i++)
+			p->order[p->n++] = i;
+	return 0;
+}
+
+/* parents first: by depth, a stable insertion sort */
+static void order_queue(struct planning *p)
+{
+	const struct stack_graph *g = p->g;
+	size_t *order = p->order, i, k;
+
+	for (i = 1; i < p->n; i++)
 		for (k = i; k > 0 && !g->b[order[k - 1]].in_cycle &&
 			    !g->b[order[k]].in_cycle &&
 			    depth(g, order[k - 1]) > depth(g, order[k]);
@@ -223,48 +248,83 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 			order[k] = order[k - 1];
 			order[k - 1] = t;
 		}
-	op->b = xcalloc(n + 1, sizeof(*op->b));
-	for (i = 0; i < n; i++) {
-		struct stack_branch *b = &g->b[order[i]];
-		size_t p = b->parent_idx;
-		struct op_branch *ob;
+}
 
-		if (b->in_cycle || !b->exists || !b->parent_found) {
-			if ((rc = refuse_branch(ctx, g, order[i], repo, NULL)) <
-			    0)
-				goto out;
-		}
-		if (!(order[i] == x && o->move) && !b->needs_restack &&
-		    !(p != STACK_NONE && in_op[p]))
-			continue;
-		if ((rc = refuse_branch(ctx, g, order[i], repo, op->head)) < 0)
+/* Branch i of the graph: refused when broken; 1 when it need not be
+ * replayed (not moved, not behind its parent, its parent stays); 0 when it
+ * is to be replayed and may be rewritten from here */
+static int check_preconditions(struct planning *p, size_t i)
+{
+	const struct stack_branch *b = &p->g->b[i];
+	size_t par = b->parent_idx;
+	int rc;
+
+	if ((b->in_cycle || !b->exists || !b->parent_found) &&
+	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL)) < 0)
+		return rc;
+	if (i != p->moved && !b->needs_restack &&
+	    !(par != STACK_NONE && p->in_op[par]))
+		return 1;
+	return refuse_branch(p->ctx, p->g, i, p->repo, p->op->head);
+}
+
+/* Adds branch i of the graph to the operation, after its parent */
+static int queue_branch(struct planning *p, size_t i)
+{
+	struct stack_branch *b = &p->g->b[i];
+	struct stack_op *op = p->op;
+	size_t par = b->parent_idx;
+	struct op_branch *ob;
+	int rc;
+
+	p->in_op[i] = (int)op->n + 1;
+	ob = &op->b[op->n++];
+	ob->name = xstrdup(b->name);
+	ob->old = b->tip;
+	ob->pidx = par != STACK_NONE && p->in_op[par] ? p->in_op[par] - 1 : -1;
+	ob->parent_old = xstrdup(b->parent);
+	ob->tip_old = b->parent_tip ? xstrdup(b->parent_tip) : NULL;
+	ob->parent_new = xstrdup(i == p->moved ? p->o->onto : b->parent);
+	ob->onto = i == p->moved ? p->onto_tip : b->parent_oid;
+	rc = stack_upstream(&ob->upstream, p->repo, b->parent_tip, &b->tip,
+			    &b->parent_oid, &p->ctx->err);
+	if (rc < 0)
+		error_set(&p->ctx->err, rc,
+			  "'%s' has no history in common with '%s'", b->name,
+			  b->parent);
+	return rc;
+}
+
+/* The branches of the operation, parents first, into op. */
+static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
+		const struct restack_opts *o, git_repository *repo)
+{
+	struct planning p = {.op = op,
+			     .ctx = ctx,
+			     .g = g,
+			     .o = o,
+			     .repo = repo,
+			     .moved = STACK_NONE};
+	size_t i;
+	int rc;
+
+	p.order = xcalloc(g->n + 1, sizeof(*p.order));
+	p.in_op = xcalloc(g->n + 1, sizeof(*p.in_op));
+	if ((rc = select_branches(&p)) < 0)
+		goto out;
+	order_queue(&p);
+	op->b = xcalloc(p.n + 1, sizeof(*op->b));
+	for (i = 0; i < p.n; i++) {
+		rc = check_preconditions(&p, p.order[i]);
+		if (rc == 0)
+			rc = queue_branch(&p, p.order[i]);
+		if (rc < 0)
 			goto out;
-		in_op[order[i]] = (int)op->n + 1;
-		ob = &op->b[op->n++];
-		ob->name = xstrdup(b->name);
-		ob->old = b->tip;
-		ob->pidx = p != STACK_NONE && in_op[p] ? in_op[p] - 1 : -1;
-		ob->parent_old = xstrdup(b->parent);
-		ob->tip_old = b->parent_tip ? xstrdup(b->parent_tip) : NULL;
-		ob->parent_new =
-			xstrdup(order[i] == x && o->move ? o->onto : b->parent);
-		if (order[i] == x && o->move)
-			ob->onto = onto_tip;
-		else
-			ob->onto = b->parent_oid;
-		rc = stack_upstream(&ob->upstream, repo, b->parent_tip, &b->tip,
-				    &b->parent_oid, &ctx->err);
-		if (rc < 0) {
-			error_set(&ctx->err, rc,
-				  "'%s' has no history in common "
-				  "with '%s'",
-				  b->name, b->parent);
-			goto out;
-		}
 	}
+	rc = 0;
 out:
-	free(order);
-	free(in_op);
+	free(p.order);
+	free(p.in_op);
 	return rc;
 }
 
