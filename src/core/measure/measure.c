@@ -436,6 +436,7 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 	char hex[HEXSZ + 1];
 	struct indexer ix;
 	git_oid tip, new_tip;
+	struct notes_write w = {&tip, 0, hex, lines, keep, why};
 	size_t i;
 	int exists = 0, rc, moved = 0;
 
@@ -444,9 +445,10 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 	if ((rc = db_begin(db, &ctx->err)) < 0)
 		return rc;
 	if ((rc = notes_tip(&tip, &exists, repo, &ctx->err)) < 0 ||
-	    (rc = index_sync(ctx, repo, db, &tip, exists, 0)) < 0 ||
-	    (rc = notes_write_commit(&new_tip, ctx, repo, &tip, exists, hex,
-				     lines, keep, why)) < 0 ||
+	    (rc = index_sync(ctx, repo, db, &tip, exists, 0)) < 0)
+		goto fail;
+	w.exists = exists;
+	if ((rc = notes_write_commit(&new_tip, ctx, repo, &w)) < 0 ||
 	    (rc = indexer_init(&ix, db, repo, &ctx->err)) < 0)
 		goto fail;
 	for (i = 0; i < lines->nr; i++)

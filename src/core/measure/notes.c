@@ -153,10 +153,11 @@ void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
 
 /* Writes the new note blob, the notes tree and the notes commit. */
 int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
-		       const git_oid *tip, int exists, const char *hex,
-		       const struct strvec *lines, const char *keep,
-		       const char *why)
+		       const struct notes_write *w)
 {
+	const git_oid *tip = w->tip;
+	const char *hex = w->hex;
+	int exists = w->exists;
 	git_tree *tree = NULL, *newtree = NULL;
 	git_commit *parent = NULL;
 	git_signature *sig = NULL;
@@ -189,9 +190,9 @@ int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 		 * for it, as git would read it: "ab/cdef..." */
 		buf_puts(&path, hex + path.len / 3 * 2);
 	}
-	for (i = 0; i < lines->nr; i++)
-		if (keep[i]) {
-			buf_puts(&data, lines->v[i]);
+	for (i = 0; i < w->lines->nr; i++)
+		if (w->keep[i]) {
+			buf_puts(&data, w->lines->v[i]);
 			buf_putc(&data, '\n');
 		}
 	if ((rc = git_blob_create_from_buffer(&blob_id, repo, data.ptr,
@@ -211,7 +212,7 @@ int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 	}
 	if ((rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0)
 		goto out;
-	buf_addf(&msg, "Notes added by 'git campaign %s'\n", why);
+	buf_addf(&msg, "Notes added by 'git campaign %s'\n", w->why);
 	rc = git_commit_create(out, repo, NULL, sig, sig, NULL, msg.ptr,
 			       newtree, exists ? 1 : 0,
 			       (const git_commit **)&parent);

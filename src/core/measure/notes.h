@@ -1,6 +1,6 @@
-/* The notes trees of refs/notes/campaign, as src/core/measure/measure.c writes and
- * reads them: a commit's note found through git's fan-out folders, lines
- * appended as one notes commit, the ref moved by compare-and-swap. */
+/* The notes trees of refs/notes/campaign, as core/measure/measure.c writes
+ * and reads them: a commit's note found through git's fan-out folders,
+ * lines appended as one notes commit, the ref moved by compare-and-swap. */
 #ifndef GCAMP_NOTES_H
 #define GCAMP_NOTES_H
 
@@ -33,18 +33,26 @@ int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
 int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
 	       git_tree *root, const char *hex, struct error *err);
 
+/* One notes commit to write: lines appended to the note of a commit. */
+struct notes_write {
+	const git_oid *tip; /* the notes commit to build on ... */
+	int exists;	    /* ... when there is one */
+	const char *hex;    /* the commit whose note it is */
+	const struct strvec *lines;
+	const char *keep; /* keep[i]: lines->v[i] is appended */
+	const char *why;  /* the command, for the message */
+};
+
 /*
- * Writes the note of commit hex with the lines lines->v[i] whose keep[i]
- * is set appended (each ending in a newline; a missing final newline of
- * the old note is added), the notes tree, and a notes commit on tip (when
- * exists) with the message "Notes added by 'git campaign WHY'", signed by
- * GIT_COMMITTER_NAME/EMAIL, else user.name/email, else "git-campaign".
- * Moves no ref. The new commit in *out.
+ * Writes the note of commit w->hex with the lines w->lines->v[i] whose
+ * w->keep[i] is set appended (each ending in a newline; a missing final
+ * newline of the old note is added), the notes tree, and a notes commit on
+ * w->tip (when w->exists) with the message "Notes added by 'git campaign
+ * WHY'", signed by GIT_COMMITTER_NAME/EMAIL, else user.name/email, else
+ * "git-campaign". Moves no ref. The new commit in *out.
  */
 int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
-		       const git_oid *tip, int exists, const char *hex,
-		       const struct strvec *lines, const char *keep,
-		       const char *why);
+		       const struct notes_write *w);
 
 /* Creates refs/notes/campaign as a notes commit with no notes when it does
  * not exist, so that git, told by notes.rewriteRef to carry its notes on
