@@ -512,6 +512,7 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	struct stack_graph g = {0};
 	struct campaign c = {0};
 	struct sub s = {0};
+	struct stack_push_req push;
 	git_repository *repo;
 	size_t k;
 	int rc;
@@ -528,9 +529,10 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	s.created = xcalloc(g.n + 1, 1);
 	if ((rc = choose(s.order, &s.n, ctx, &g, o)) < 0 ||
 	    (rc = check_ready(ctx, &g, s.order, s.n)) < 0 ||
-	    (rc = open_forge(&s.gh, ctx, &c)) < 0 ||
-	    (rc = stack_push(&out->lines, ctx, repo, g.remote, g.b, s.order,
-			     s.n, o->dry_run)) < 0 ||
+	    (rc = open_forge(&s.gh, ctx, &c)) < 0)
+		goto out;
+	push = (struct stack_push_req){g.remote, g.b, s.order, s.n, o->dry_run};
+	if ((rc = stack_push(&out->lines, ctx, repo, &push)) < 0 ||
 	    (rc = fetch_prs(s.prs, ctx, s.gh, c.forge, &g, s.order, s.n)) < 0 ||
 	    (rc = sort_prs(&s)) < 0)
 		goto out;

@@ -110,28 +110,79 @@ static const char *push_outcome(const char *porcelain, const char *name,
 	return NULL;
 }
 
+/* What git push did to each branch, from its porcelain output: "pushed B"
+ * into lines per branch that went through; the first refused one (or a
+ * failed run) is the error */
+static int read_outcomes(struct strvec *lines, struct ctx *ctx,
+			 const struct stack_push_req *req, const int *forced,
+			 const struct proc_result *res)
+{
+	struct buf summary = BUF_INIT, last = BUF_INIT;
+	size_t k;
+	int rc = 0, failed = 0;
+
+	for (k = 0; k < req->n && !failed; k++) {
+		const char *name = req->b[req->order[k]].name, *what;
+		char flag = 0;
+
+		if (forced[k] < 0)
+			continue;
+		what = push_outcome(res->out.ptr, name, &flag, &summary);
+		if (what && flag != '!') {
+			strvec_push_owned(
+				lines,
+				xasprintf("pushed %s%s", name,
+					  forced[k] ? " (restacked: forced "
+						      "with a lease)"
+						    : ""));
+			continue;
+		}
+		failed = 1;
+		if (!what) {
+			proc_last_line(&last, res->err.ptr);
+			what = last.ptr;
+		}
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot push '%s' to '%s': %s", name,
+			       req->remote, what);
+		if (strstr(what, "stale info"))
+			error_hint(&ctx->err,
+				   "someone else pushed to it; fetch, look, "
+				   "then submit again");
+	}
+	if (!failed && res->status) {
+		proc_last_line(&last, res->err.ptr);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot push to '%s': %s", req->remote,
+			       last.ptr);
+	}
+	buf_release(&summary);
+	buf_release(&last);
+	return rc;
+}
+
 /* git pushes each ref on its own: the porcelain output says which went
  * through; those are reported, and the first refused one is the error */
 int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
-	       const char *remote, const struct stack_branch *b,
-	       const size_t *order, size_t n, int dry_run)
+	       const struct stack_push_req *req)
 {
+	const struct stack_branch *b = req->b;
+	const size_t *order = req->order;
+	size_t n = req->n, k;
 	struct proc_result res = PROC_RESULT_INIT;
 	struct proc_opts po = {NULL, 1, 0, 0, 0, NULL};
 	struct strvec argv = STRVEC_INIT, leases = STRVEC_INIT,
 		      specs = STRVEC_INIT;
-	struct buf summary = BUF_INIT, last = BUF_INIT;
 	int *forced = xcalloc(n + 1, sizeof(*forced));
-	size_t k;
-	int rc = 0, failed = 0;
+	int rc = 0;
 
 	for (k = 0; k < n; k++)
 		if ((rc = plan_push(&leases, &specs, &forced[k], ctx, repo,
-				    remote, &b[order[k]])) < 0)
+				    req->remote, &b[order[k]])) < 0)
 			goto out;
 	if (!specs.nr)
 		goto out;
-	if (dry_run) {
+	if (req->dry_run) {
 		for (k = 0; k < n; k++)
 			if (forced[k] >= 0)
 				strvec_push_owned(
@@ -148,54 +199,19 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 	strvec_push(&argv, "--porcelain");
 	for (k = 0; k < leases.nr; k++)
 		strvec_push(&argv, leases.v[k]);
-	strvec_push(&argv, remote);
+	strvec_push(&argv, req->remote);
 	for (k = 0; k < specs.nr; k++)
 		strvec_push(&argv, specs.v[k]);
 	trace_printf("submit: run git push");
 	if ((rc = proc_run(&res, (const char *const *)argv.v, &po, &ctx->err)) <
 	    0)
 		goto out;
-	for (k = 0; k < n && !failed; k++) {
-		const char *name = b[order[k]].name, *what;
-		char flag = 0;
-
-		if (forced[k] < 0)
-			continue;
-		what = push_outcome(res.out.ptr, name, &flag, &summary);
-		if (what && flag != '!') {
-			strvec_push_owned(
-				lines,
-				xasprintf("pushed %s%s", name,
-					  forced[k] ? " (restacked: forced "
-						      "with a lease)"
-						    : ""));
-			continue;
-		}
-		failed = 1;
-		if (!what) {
-			proc_last_line(&last, res.err.ptr);
-			what = last.ptr;
-		}
-		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			       "cannot push '%s' to '%s': %s", name, remote,
-			       what);
-		if (strstr(what, "stale info"))
-			error_hint(&ctx->err,
-				   "someone else pushed to it; fetch, look, "
-				   "then submit again");
-	}
-	if (!failed && res.status) {
-		proc_last_line(&last, res.err.ptr);
-		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			       "cannot push to '%s': %s", remote, last.ptr);
-	}
+	rc = read_outcomes(lines, ctx, req, forced, &res);
 out:
 	proc_result_release(&res);
 	strvec_clear(&argv);
 	strvec_clear(&leases);
 	strvec_clear(&specs);
-	buf_release(&summary);
-	buf_release(&last);
 	free(forced);
 	return rc;
 }

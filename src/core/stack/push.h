@@ -8,8 +8,17 @@
 #include "core/stack/graph.h"
 #include "util/strvec.h"
 
+/* What stack_push pushes: the n branches b[order[0..n)] to remote. */
+struct stack_push_req {
+	const char *remote;
+	const struct stack_branch *b;
+	const size_t *order;
+	size_t n;
+	int dry_run; /* say what would be pushed, run nothing */
+};
+
 /*
- * Pushes the n branches b[order[0..n)] to remote in one run of the git
+ * Pushes the branches of req to req->remote in one run of the git
  * program: those whose remote-tracking tip is their own are left out (no
  * push at all when that is every one); each other gets
  * --force-with-lease=refs/heads/B:<remote-tracking tip> (empty: not there
@@ -21,7 +30,6 @@
  * failed).
  */
 int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
-	       const char *remote, const struct stack_branch *b,
-	       const size_t *order, size_t n, int dry_run);
+	       const struct stack_push_req *req);
 
 #endif
