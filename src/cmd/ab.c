@@ -9,6 +9,8 @@
 
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
+#include "core/ab/notes.h"
+#include "core/ab/render.h"
 #include "core/records/journal.h"
 #include "util/options.h"
 #include "util/xalloc.h"

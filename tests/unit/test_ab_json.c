@@ -1,5 +1,5 @@
 /* Unit tests for a stored A/B result rendered again (ab_result_from_json in
- * src/core/ab/judge.c): the JSON of a judged run read back renders the
+ * src/core/ab/load.c): the JSON of a judged run read back renders the
  * same Markdown table, sweep, labels and warnings as the run itself. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ab/ab.h"
+#include "core/ab/judge.h"
+#include "core/ab/load.h"
+#include "core/ab/render.h"
 #include "util/xalloc.h"
 
 static void point(struct ab_point *p, const char *w, int control, long iters,

@@ -1,6 +1,6 @@
 /* The A/B harness: prepares both arms (a kept worktree for A, or the
  * user's stash procedure made safe), runs the schedule and collects the
- * samples; ab_report.c judges and renders them. */
+ * samples; judge.c judges them, render.c renders them. */
 #include "core/ab/ab.h"
 
 #include <errno.h>
@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "core/ab/ab_int.h"
+#include "core/ab/notes.h"
+#include "core/ab/render.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"

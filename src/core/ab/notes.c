@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ab/ab.h"
+#include "core/ab/notes.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
 #include "core/measure/line.h"

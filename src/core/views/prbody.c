@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ab/ab.h"
+#include "core/ab/load.h"
+#include "core/ab/notes.h"
+#include "core/ab/render.h"
 #include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"

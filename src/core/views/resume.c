@@ -9,7 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/ab/ab.h"
+#include "core/ab/load.h"
+#include "core/ab/notes.h"
+#include "core/ab/render.h"
 #include "core/machine/fingerprint.h"
 #include "core/probe/floor.h"
 #include "core/measure/measure.h"

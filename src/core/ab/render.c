@@ -1,0 +1,309 @@
+/* Showing an A/B: the Markdown table, with the sweep, the reasons and
+ * the warnings, and the JSON of a result. */
+#include "core/ab/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json.h"
+#include "util/xalloc.h"
+
+static void fmt_value(struct buf *out, double v, const char *unit)
+{
+	if (isnan(v)) {
+		buf_puts(out, "-");
+		return;
+	}
+	if (!strcmp(unit, "s") && fabs(v) < 1) {
+		if (fabs(v) < 1e-3)
+			buf_addf(out, "%.3g us", v * 1e6);
+		else
+			buf_addf(out, "%.4g ms", v * 1e3);
+		return;
+	}
+	/* no exponents in a table people read */
+	buf_addf(out, fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v,
+		 *unit ? " " : "", unit);
+}
+
+/* "0.912 [0.900, 0.925]", "-" for what is not known */
+static void fmt_ratio(struct buf *out, double r, double lo, double hi)
+{
+	if (isnan(r)) {
+		buf_puts(out, "-");
+		return;
+	}
+	buf_addf(out, "%.3f", r);
+	if (!isnan(lo) && !isnan(hi))
+		buf_addf(out, " [%.3f, %.3f]", lo, hi);
+}
+
+/* v in unit as microseconds; NAN when unit is no time */
+static double to_us(double v, const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double us;
+	} t[] = {{"s", 1e6}, {"ms", 1e3}, {"us", 1}, {"ns", 1e-3}};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(*t); i++)
+		if (!strcmp(unit, t[i].unit))
+			return v * t[i].us;
+	return NAN;
+}
+
+/* B's median in empty-launch floors: what the floor column shows */
+static double in_floors(const struct ab_result *r, const struct ab_point *p)
+{
+	if (!r->has_floor || !(r->floor.launch_us > 0))
+		return NAN;
+	return to_us(p->sb.median, p->unit ? p->unit : r->unit) /
+	       r->floor.launch_us;
+}
+
+static void row(struct buf *out, const struct ab_result *r,
+		const struct ab_point *p)
+{
+	double fl = in_floors(r, p);
+
+	buf_addf(out, "| %s`%s` |", p->control ? "control: " : "", p->workload);
+	if (r->sweep.ok || p->iters)
+		buf_addf(out, " %ld |", p->iters);
+	buf_putc(out, ' ');
+	fmt_value(out, p->sa.median, p->unit ? p->unit : r->unit);
+	buf_puts(out, " | ");
+	fmt_value(out, p->sb.median, p->unit ? p->unit : r->unit);
+	buf_puts(out, " | ");
+	fmt_ratio(out, p->cmp.ratio, p->cmp.ci_lo, p->cmp.ci_hi);
+	if (isnan(p->cmp.ratio))
+		buf_puts(out, " | - |");
+	else
+		buf_addf(out, " | %.2g |", p->cmp.p);
+	buf_addf(out, " %s |",
+		 p->verdict != AB_VERDICT_NONE ? ab_verdict_name(p->verdict)
+					       : "-");
+	if (r->has_floor && isnan(fl))
+		buf_puts(out, " - |");
+	else if (r->has_floor)
+		buf_addf(out, fl >= 1000 ? " %.0fx |" : " %.3gx |", fl);
+	buf_putc(out, '\n');
+}
+
+void ab_render_table(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+	int iters = 0;
+
+	for (i = 0; i < r->npoints; i++) {
+		iters |= r->points[i].iters != 0;
+		if (r->points[i].control &&
+		    r->points[i].verdict == AB_VERDICT_MOVED)
+			buf_addf(out,
+				 "**INVALID**: control `%s` moved: %s. The "
+				 "environment or the build moved, not the code "
+				 "under test.\n\n",
+				 r->points[i].workload, r->points[i].why);
+	}
+	buf_addf(out,
+		 "| workload |%s A: %s | B: %s | B/A [95%% CI] | p | "
+		 "verdict |",
+		 iters ? " iters |" : "", r->a_desc, r->b_desc);
+	if (r->has_floor)
+		buf_addf(out, " floor: launch %.2f us |", r->floor.launch_us);
+	buf_addf(out, "\n|---|%s---:|---:|---:|---:|---|%s\n",
+		 iters ? "---:|" : "", r->has_floor ? "---:|" : "");
+	for (i = 0; i < r->npoints; i++)
+		row(out, r, &r->points[i]);
+	buf_addf(out,
+		 "\n%s, median of n = %ld per arm after %ld warm-up "
+		 "run%s; order %s; mode %s.\n",
+		 r->metric, r->n, r->warmup, r->warmup == 1 ? "" : "s",
+		 ab_order_words(r->order), ab_mode_name(r->mode));
+	if (r->env_line)
+		buf_addf(out, "%s.\n", r->env_line);
+	if (r->has_floor) {
+		buf_addf(out,
+			 "Floor of this env (env --floor, stored on %.10s): "
+			 "empty launch + sync %.2f us",
+			 r->floor.commit, r->floor.launch_us);
+		if (r->floor.htod_us >= 0)
+			buf_addf(out, ", 24 B host-to-device copy %.2f us",
+				 r->floor.htod_us);
+		buf_puts(out, "; the floor column is B's median in empty "
+			      "launches.\n");
+	}
+	for (i = 0; i < r->labels.nr; i++)
+		buf_addf(out, "%s%s%s", i ? ", " : "Labelled ", r->labels.v[i],
+			 i + 1 == r->labels.nr ? ".\n" : "");
+	for (i = 0; i < r->labels.nr; i++)
+		if (!strcmp(r->labels.v[i], "profiler=on"))
+			buf_puts(out, "**Profiler on**: these numbers are not "
+				      "comparable with unprofiled runs.\n");
+}
+
+void ab_render_markdown(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+
+	ab_render_table(out, r);
+	if (r->sweep.ok) {
+		const struct stats_sweep *f = &r->sweep.fit;
+
+		buf_addf(out,
+			 "\nSweep (Theil-Sen per arm, time = fixed + "
+			 "per-iteration x iters): %s.\n",
+			 r->sweep.words);
+		buf_puts(out, "- fixed: ");
+		fmt_value(out, f->fixed_a, r->unit);
+		buf_puts(out, " -> ");
+		fmt_value(out, f->fixed_b, r->unit);
+		buf_puts(out, ", change ");
+		fmt_value(out, f->d_fixed, r->unit);
+		buf_puts(out, " [");
+		fmt_value(out, f->d_fixed_lo, r->unit);
+		buf_puts(out, ", ");
+		fmt_value(out, f->d_fixed_hi, r->unit);
+		buf_puts(out, "]\n- per iteration: ");
+		fmt_value(out, f->per_iter_a, r->unit);
+		buf_puts(out, " -> ");
+		fmt_value(out, f->per_iter_b, r->unit);
+		buf_puts(out, ", B/A ");
+		fmt_ratio(out, f->per_iter_ratio, f->per_iter_ratio_lo,
+			  f->per_iter_ratio_hi);
+		buf_putc(out, '\n');
+	}
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+
+		if (!p->why[0] || p->verdict == AB_VERDICT_MOVED)
+			continue;
+		buf_addf(out, "- `%s`%s: %s", p->workload, p->iters ? "" : "",
+			 p->why);
+		if (p->n_needed)
+			buf_addf(out, "; about %ld runs per arm would tell",
+				 p->n_needed);
+		buf_putc(out, '\n');
+	}
+	for (i = 0; i < r->warnings.nr; i++)
+		buf_addf(out, "- warning: %s\n", r->warnings.v[i]);
+}
+
+static cJSON *samples_json(const double *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+cJSON *ab_result_json(const struct ab_result *r)
+{
+	cJSON *j = cJSON_CreateObject(), *pts = cJSON_CreateArray(), *w;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	cJSON_AddBoolToObject(j, "invalid", r->invalid);
+	cJSON_AddStringToObject(j, "a", r->a_desc);
+	cJSON_AddStringToObject(j, "b", r->b_desc);
+	cJSON_AddStringToObject(j, "mode", ab_mode_name(r->mode));
+	cJSON_AddStringToObject(j, "order", ab_order_name(r->order));
+	cJSON_AddNumberToObject(j, "n", (double)r->n);
+	cJSON_AddNumberToObject(j, "warmup", (double)r->warmup);
+	cJSON_AddStringToObject(j, "metric", r->metric);
+	cJSON_AddStringToObject(j, "env", r->env);
+	if (r->has_floor) {
+		w = cJSON_AddObjectToObject(j, "floor");
+		cJSON_AddNumberToObject(w, "launch_sync_us",
+					r->floor.launch_us);
+		cJSON_AddItemToObject(
+			w, "htod_24B_us",
+			r->floor.htod_us >= 0
+				? cJSON_CreateNumber(r->floor.htod_us)
+				: cJSON_CreateNull());
+		cJSON_AddStringToObject(w, "commit", r->floor.commit);
+	}
+	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
+	cJSON_AddStringToObject(j, "a_commit", hex);
+	git_oid_tostr(hex, sizeof(hex), &r->b_tree);
+	cJSON_AddStringToObject(j, "b_tree", hex);
+	w = cJSON_AddObjectToObject(j, "config");
+	for (i = 0; i < r->labels.nr; i++) {
+		const char *eq = strchr(r->labels.v[i], '=');
+		char *key = eq ? xstrndup(r->labels.v[i],
+					  (size_t)(eq - r->labels.v[i]))
+			       : xstrdup(r->labels.v[i]);
+
+		cJSON_AddStringToObject(w, key, eq ? eq + 1 : "");
+		free(key);
+	}
+	cJSON_AddStringToObject(j, "unit", r->unit);
+	cJSON_AddStringToObject(j, "better",
+				r->higher_is_better ? "higher" : "lower");
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "workload", p->workload);
+		cJSON_AddBoolToObject(o, "control", p->control);
+		if (p->metric) {
+			cJSON_AddStringToObject(o, "metric", p->metric);
+			cJSON_AddStringToObject(o, "unit", p->unit);
+		}
+		if (p->iters)
+			cJSON_AddNumberToObject(o, "iters", (double)p->iters);
+		cJSON_AddItemToObject(o, "a", samples_json(p->a, p->na));
+		cJSON_AddItemToObject(o, "b", samples_json(p->b, p->nb));
+		json_add_num_or_null(o, "median_a", p->sa.median);
+		json_add_num_or_null(o, "median_b", p->sb.median);
+		json_add_num_or_null(o, "min_a", p->sa.min);
+		json_add_num_or_null(o, "max_a", p->sa.max);
+		json_add_num_or_null(o, "min_b", p->sb.min);
+		json_add_num_or_null(o, "max_b", p->sb.max);
+		json_add_num_or_null(o, "mad_a", p->sa.mad);
+		json_add_num_or_null(o, "mad_b", p->sb.mad);
+		json_add_num_or_null(o, "ratio", p->cmp.ratio);
+		json_add_num_or_null(o, "ci_low", p->cmp.ci_lo);
+		json_add_num_or_null(o, "ci_high", p->cmp.ci_hi);
+		json_add_num_or_null(o, "p", p->cmp.p);
+		if (r->has_floor)
+			json_add_num_or_null(o, "b_in_floors", in_floors(r, p));
+		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
+		cJSON_AddNumberToObject(o, "failed_b", (double)p->failed_b);
+		cJSON_AddStringToObject(o, "verdict",
+					ab_verdict_name(p->verdict));
+		if (p->why[0])
+			cJSON_AddStringToObject(o, "why", p->why);
+		if (p->n_needed)
+			cJSON_AddNumberToObject(o, "n_needed",
+						(double)p->n_needed);
+		cJSON_AddItemToArray(pts, o);
+	}
+	cJSON_AddItemToObject(j, "workloads", pts);
+	if (r->sweep.ok) {
+		w = cJSON_AddObjectToObject(j, "sweep");
+		const struct stats_sweep *f = &r->sweep.fit;
+
+		json_add_num_or_null(w, "fixed_a", f->fixed_a);
+		json_add_num_or_null(w, "per_iter_a", f->per_iter_a);
+		json_add_num_or_null(w, "fixed_b", f->fixed_b);
+		json_add_num_or_null(w, "per_iter_b", f->per_iter_b);
+		json_add_num_or_null(w, "d_fixed", f->d_fixed);
+		json_add_num_or_null(w, "d_fixed_low", f->d_fixed_lo);
+		json_add_num_or_null(w, "d_fixed_high", f->d_fixed_hi);
+		json_add_num_or_null(w, "per_iter_ratio", f->per_iter_ratio);
+		json_add_num_or_null(w, "per_iter_ratio_low",
+				     f->per_iter_ratio_lo);
+		json_add_num_or_null(w, "per_iter_ratio_high",
+				     f->per_iter_ratio_hi);
+		cJSON_AddStringToObject(w, "words", r->sweep.words);
+	}
+	w = cJSON_AddArrayToObject(j, "warnings");
+	for (i = 0; i < r->warnings.nr; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
+	return j;
+}

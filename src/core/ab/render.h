@@ -1,0 +1,24 @@
+/* Showing an A/B: the Markdown table ready for a PR, with the sweep,
+ * reasons and warnings, and the JSON that table ab_run keeps. */
+#ifndef GCAMP_AB_RENDER_H
+#define GCAMP_AB_RENDER_H
+
+#include <cjson/cJSON.h>
+
+#include "core/ab/judge.h"
+#include "util/buf.h"
+
+/* The result as a Markdown table ready for a PR: an INVALID line first
+ * when a control moved, the table, the sweep, warnings, n and order. */
+void ab_render_markdown(struct buf *out, const struct ab_result *r);
+/* The first part of ab_render_markdown alone: the INVALID line when a
+ * control moved, the table (one row per workload, controls included) and
+ * its configuration (metric, n, warm-up, order, mode, the env line when
+ * set, the labels), without the sweep, the reasons and the warnings. */
+void ab_render_table(struct buf *out, const struct ab_result *r);
+
+/* The result as JSON (also what table ab_run keeps, column result); the
+ * caller owns it. */
+cJSON *ab_result_json(const struct ab_result *r);
+
+#endif
