@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
+#include "core/ab/sched.h"
 #include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "util/buf.h"

@@ -218,6 +218,21 @@ sweep() {
 	assert_line 'unfinished none'
 }
 
+@test "artifact mode: a failed build of A puts the change back" {
+	echo 'echo broken >&2; exit 2' >>build.sh
+	git commit -q -am 'break the build'
+	git checkout -q HEAD~1 -- build.sh
+	sum=$(file_sum build.sh)
+	run --separate-stderr git campaign ab --mode artifact --artifact prog \
+		--build 'sh build.sh' --run './prog 100' --metric "$METRIC" -n 5
+	assert_fatal 'the build of A (HEAD) failed with exit 2: broken' hint
+	[ "${stderr_lines[1]}" = 'hint: the working tree holds your change again' ]
+	[ "$(file_sum build.sh)" = "$sum" ]
+	[ -z "$(git for-each-ref refs/campaign/stash/)" ]
+	run git campaign status
+	assert_line 'unfinished none'
+}
+
 @test "a run that fails is recorded, with no verdict" {
 	cat >>prog.in <<-'EOF'
 		exit 1

@@ -1,34 +1,21 @@
-/* The A/B harness: prepares both arms (a kept worktree for A, or the
- * user's stash procedure made safe), runs the schedule and collects the
- * samples; judge.c judges them, render.c renders them. */
+/* The A/B harness: journals the operation, has its mode ready and measure
+ * both arms (modes.c, over the schedule of sched.c), judges the samples
+ * (judge.c) and keeps the result. */
 #include "core/ab/ab.h"
 
-#include <errno.h>
-#include <math.h>
 #include <regex.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "core/ab/ab_int.h"
+#include "core/ab/modes.h"
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
-#include "io/proc.h"
 #include "io/repo.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
-
-static volatile sig_atomic_t ab_stop;
-
-static void on_signal(int sig)
-{
-	ab_stop = sig;
-}
 
 int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err)
 {
@@ -139,358 +126,6 @@ void ab_metric_release(struct ab_metric *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The command line cmd with {iters} replaced, as an argument vector: run
- * by /bin/sh -c when it holds anything a shell would interpret, else split
- * at blanks and run directly (no shell's start-up in the timing). */
-static void command_argv(struct strvec *out, const char *cmd, long iters,
-			 const char *artifact)
-{
-	struct buf line = BUF_INIT;
-	const char *p = cmd, *a, *b, *hit;
-	char *copy, *tok, *save = NULL;
-
-	for (;;) {
-		a = strstr(p, "{iters}");
-		b = artifact ? strstr(p, "{artifact}") : NULL;
-		hit = a && (!b || a < b) ? a : b;
-		if (!hit)
-			break;
-		buf_add(&line, p, (size_t)(hit - p));
-		if (hit == a) {
-			buf_addf(&line, "%ld", iters);
-			p = hit + 7;
-		} else {
-			buf_puts(&line, artifact);
-			p = hit + 10;
-		}
-	}
-	buf_puts(&line, p);
-	if (strpbrk(line.ptr, "|&;<>()$`\\\"'*?[]#~{}=%\n")) {
-		strvec_push(out, "/bin/sh");
-		strvec_push(out, "-c");
-		strvec_push(out, line.ptr);
-	} else {
-		copy = xstrdup(line.ptr);
-		for (tok = strtok_r(copy, " \t", &save); tok;
-		     tok = strtok_r(NULL, " \t", &save))
-			strvec_push(out, tok);
-		free(copy);
-	}
-	buf_release(&line);
-}
-
-/* The number at path ("a.b.0.c") in the JSON text; -1 when it is not
- * there. A program that prints more than the JSON: the last line that
- * parses alone is tried too. */
-static int json_value(double *out, const char *path, const char *text,
-		      size_t len)
-{
-	cJSON *root = cJSON_ParseWithLength(text, len), *at;
-	const char *line;
-	char *copy, *key, *save = NULL;
-	int rc = -1;
-
-	for (line = text + len; !root && line > text;) {
-		const char *end = line;
-
-		while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
-			end--;
-		line = end;
-		while (line > text && line[-1] != '\n')
-			line--;
-		if (end > line)
-			root = cJSON_ParseWithLength(line,
-						     (size_t)(end - line));
-	}
-	at = root;
-	copy = xstrdup(path);
-	for (key = strtok_r(copy, ".", &save); key && at;
-	     key = strtok_r(NULL, ".", &save))
-		at = cJSON_IsArray(at)
-			     ? cJSON_GetArrayItem(at, atoi(key))
-			     : cJSON_GetObjectItemCaseSensitive(at, key);
-	if (cJSON_IsNumber(at) && isfinite(at->valuedouble)) {
-		*out = at->valuedouble;
-		rc = 0;
-	}
-	free(copy);
-	cJSON_Delete(root);
-	return rc;
-}
-
-/* The first record called m->regex that the importer reads from text */
-static int import_value(double *out, const struct ab_metric *m,
-			const char *text, size_t len)
-{
-	struct import_set set = IMPORT_SET_INIT;
-	struct error err = ERROR_INIT;
-	size_t i;
-	int rc = -1;
-
-	if (!import_data(&set, m->format, text, len, "-", &err))
-		for (i = 0; i < set.nr && rc; i++)
-			if (!strcmp(set.recs[i].metric, m->regex)) {
-				*out = set.recs[i].value;
-				rc = 0;
-			}
-	import_set_release(&set);
-	return rc;
-}
-
-/* Reads the metric of one finished run; -1 when it is not there */
-static int metric_value(double *out, const struct ab_metric *m,
-			const struct proc_result *r)
-{
-	const struct timeval *tv;
-	regmatch_t g[2];
-	regex_t re;
-	const char *text;
-	int found = -1, pass;
-
-	switch (m->kind) {
-	case AB_METRIC_WALL:
-		*out = r->wall_s;
-		return 0;
-	case AB_METRIC_USER:
-	case AB_METRIC_SYS:
-		tv = m->kind == AB_METRIC_USER ? &r->ru.ru_utime
-					       : &r->ru.ru_stime;
-		*out = (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-		return 0;
-	case AB_METRIC_RSS:
-		*out = (double)r->ru.ru_maxrss;
-		return 0;
-	case AB_METRIC_JSON:
-		return json_value(out, m->regex, r->out.ptr, r->out.len);
-	case AB_METRIC_IMPORT:
-		return import_value(out, m, r->out.ptr, r->out.len);
-	case AB_METRIC_REGEX:
-		break;
-	}
-	if (regcomp(&re, m->regex, REG_EXTENDED))
-		return -1;
-	/* the last match on stdout, else on stderr: a program that prints
-	 * progress reports its final figure last */
-	for (pass = 0; pass < 2 && found < 0; pass++) {
-		text = pass ? r->err.ptr : r->out.ptr;
-		while (!regexec(&re, text, 2, g,
-				text == r->out.ptr || text == r->err.ptr
-					? 0
-					: REG_NOTBOL)) {
-			char *end, num[64];
-			size_t len = (size_t)(g[1].rm_eo - g[1].rm_so);
-
-			if (g[1].rm_so >= 0 && len < sizeof(num)) {
-				memcpy(num, text + g[1].rm_so, len);
-				num[len] = '\0';
-				*out = strtod(num, &end);
-				if (end != num && !*end && isfinite(*out))
-					found = 0;
-			}
-			if (g[0].rm_eo == 0)
-				break;
-			text += g[0].rm_eo;
-		}
-	}
-	regfree(&re);
-	return found;
-}
-
-static int interrupted(struct ctx *ctx)
-{
-	if (!ab_stop)
-		return 0;
-	return error_set(&ctx->err, GCAMP_EFATAL, "interrupted by signal %d",
-			 (int)ab_stop);
-}
-
-static void add_sample(double **v, size_t *n, double x)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = x;
-}
-
-/* Runs workload w of point p once in arm; measure == 0 for a warm-up */
-static int run_once(struct schedule *s, struct ab_point *p,
-		    const struct arm *arm, int measure)
-{
-	struct proc_result r = PROC_RESULT_INIT;
-	struct proc_opts po;
-	struct strvec argv = STRVEC_INIT;
-	char armname[2] = {arm->name, '\0'};
-	double v;
-	int rc;
-
-	memset(&po, 0, sizeof(po));
-	po.dir = arm->dir;
-	po.stdin_null = 1;
-	po.cap = 1 << 20;
-	command_argv(&argv, p->workload, p->iters, arm->artifact);
-	setenv("GIT_CAMPAIGN_ARM", armname, 1);
-	if (arm->artifact)
-		setenv("GIT_CAMPAIGN_ARTIFACT", arm->artifact, 1);
-	if (s->progress && measure)
-		s->progress(
-			s->data, arm->name,
-			(long)(arm->name == 'A' ? p->na : p->nb) + 1, s->o->n,
-			p->workload,
-			arm->name == 'A'
-				? (p->na ? stats_median(p->a, p->na) : NAN)
-				: (p->nb ? stats_median(p->b, p->nb) : NAN));
-	rc = proc_run(&r, (const char *const *)argv.v, &po, &s->ctx->err);
-	strvec_clear(&argv);
-	if (rc < 0)
-		goto out;
-	if ((rc = interrupted(s->ctx)) < 0 || !measure)
-		goto out;
-	if (r.status != 0) {
-		*(arm->name == 'A' ? &p->failed_a : &p->failed_b) += 1;
-		goto out;
-	}
-	if (metric_value(&v, p->spec ? p->spec : &s->o->metric, &r) < 0) {
-		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
-			       "no number for --metric in the output of '%s' "
-			       "(arm %c)",
-			       p->workload, arm->name);
-		goto out;
-	}
-	if (arm->name == 'A')
-		add_sample(&p->a, &p->na, v);
-	else
-		add_sample(&p->b, &p->nb, v);
-out:
-	proc_result_release(&r);
-	return rc;
-}
-
-int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m)
-{
-	struct proc_result r = PROC_RESULT_INIT;
-	struct strvec argv = STRVEC_INIT;
-	struct proc_opts po;
-	double *v = NULL;
-	long i;
-	int rc = 0;
-
-	*out = NULL;
-	if (n < 1)
-		return error_set(&ctx->err, GCAMP_EUSAGE,
-				 "a probe runs at least once");
-	memset(&po, 0, sizeof(po));
-	po.stdin_null = 1;
-	po.cap = 1 << 20;
-	command_argv(&argv, cmd, 0, NULL);
-	v = xcalloc((size_t)n, sizeof(*v));
-	for (i = 0; i < n && !rc; i++) {
-		proc_result_release(&r);
-		if ((rc = proc_run(&r, (const char *const *)argv.v, &po,
-				   &ctx->err)) < 0 ||
-		    (rc = interrupted(ctx)) < 0)
-			break;
-		if (r.status != 0)
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
-				       "the probe '%s' failed (exit status "
-				       "%d, run %ld)",
-				       cmd, r.status, i + 1);
-		else if (metric_value(&v[i], m, &r) < 0)
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
-				       "no number for --metric in the output "
-				       "of '%s'",
-				       cmd);
-	}
-	proc_result_release(&r);
-	strvec_clear(&argv);
-	if (rc < 0)
-		free(v);
-	else
-		*out = v;
-	return rc;
-}
-
-/* Runs the points [from, to) in one arm: warm-ups, then n runs each */
-int ab_run_block(struct schedule *s, size_t from, size_t to,
-		 const struct arm *arm)
-{
-	long i;
-	size_t k;
-	int rc;
-
-	for (k = from; k < to; k++)
-		for (i = 0; i < s->o->warmup; i++)
-			if ((rc = run_once(s, &s->res->points[k], arm, 0)) < 0)
-				return rc;
-	for (i = 0; i < s->o->n; i++)
-		for (k = from; k < to; k++)
-			if ((rc = run_once(s, &s->res->points[k], arm, 1)) < 0)
-				return rc;
-	return 0;
-}
-
-/* Runs the points [from, to) with both arms built: warm-ups of each arm,
- * then n rounds, in each round A and B (A B, then B A for abba; a coin for
- * random) and within an arm every point. */
-int ab_run_interleaved(struct schedule *s, size_t from, size_t to,
-		       const struct arm *a, const struct arm *b, unsigned *seed)
-{
-	long i;
-	size_t k;
-	int rc;
-
-	for (k = from; k < to; k++) {
-		for (i = 0; i < s->o->warmup; i++)
-			if ((rc = run_once(s, &s->res->points[k], a, 0)) < 0 ||
-			    (rc = run_once(s, &s->res->points[k], b, 0)) < 0)
-				return rc;
-	}
-	for (i = 0; i < s->o->n; i++) {
-		int b_first = s->o->order == AB_ORDER_ABBA
-				      ? (int)(i & 1)
-				      : (int)(rand_r(seed) & 1);
-
-		for (k = from; k < to; k++) {
-			const struct arm *x = b_first ? b : a;
-			const struct arm *y = b_first ? a : b;
-
-			if ((rc = run_once(s, &s->res->points[k], x, 1)) < 0 ||
-			    (rc = run_once(s, &s->res->points[k], y, 1)) < 0)
-				return rc;
-		}
-	}
-	return 0;
-}
-
-int ab_build(struct ctx *ctx, const char *cmd, const struct arm *arm,
-	     const char *desc)
-{
-	struct proc_result r = PROC_RESULT_INIT;
-	struct proc_opts po;
-	struct strvec argv = STRVEC_INIT;
-	struct buf last = BUF_INIT;
-	char armname[2] = {arm->name, '\0'};
-	int rc;
-
-	memset(&po, 0, sizeof(po));
-	po.dir = arm->dir;
-	po.stdin_null = 1;
-	command_argv(&argv, cmd, 0, NULL);
-	setenv("GIT_CAMPAIGN_ARM", armname, 1);
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "building %c (%s)...\n", arm->name, desc);
-	rc = proc_run(&r, (const char *const *)argv.v, &po, &ctx->err);
-	if (!rc && (rc = interrupted(ctx)) == 0 && r.status) {
-		proc_last_line(&last, r.err.len ? r.err.ptr : r.out.ptr);
-		rc = error_set(&ctx->err, GCAMP_EFATAL,
-			       "the build of %c (%s) failed with exit %d%s%s",
-			       arm->name, desc, r.status, last.len ? ": " : "",
-			       last.ptr);
-	}
-	buf_release(&last);
-	strvec_clear(&argv);
-	proc_result_release(&r);
-	return rc;
-}
-
 /* The points: every workload at every iteration count */
 static void make_points(struct ab_result *res, const struct ab_opts *o)
 {
@@ -565,26 +200,15 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	return rc;
 }
 
-int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
-	   ab_progress_fn progress, void *data)
+/* What *out says before any run: the mode, order, metric and labels */
+static void result_init(struct ab_result *out, const struct ab_opts *o,
+			const struct ab_mode_ops *ops)
 {
-	struct schedule s = {ctx, o, out, progress, data};
-	struct sigaction sa, old_int, old_term;
-	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
-	git_repository *repo;
-	git_object *base = NULL, *obj = NULL;
-	struct db *db;
-	struct buf summary = BUF_INIT;
-	char *dir = NULL, *branch = NULL, hex[13];
-	unsigned seed = o->seed;
-	long long op = 0;
-	size_t per = 1 + o->ncontrols, i;
-	struct error ignored = ERROR_INIT;
-	int rc, changes;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->mode = o->mode;
-	out->order = o->mode == AB_MODE_STASH ? AB_ORDER_BLOCKED : o->order;
+	out->order = ops->blocked ? AB_ORDER_BLOCKED : o->order;
 	out->n = o->n;
 	out->warmup = o->warmup;
 	out->unit = xstrdup(o->metric.unit ? o->metric.unit : "");
@@ -592,114 +216,143 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	out->higher_is_better = o->metric.higher_is_better;
 	for (i = 0; i < o->nconfig; i++)
 		strvec_push(&out->labels, o->config[i]);
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0)
-		return rc;
+}
+
+/* A's commit, o->base or HEAD, into *out (caller frees) */
+static int find_base(git_object **out, struct ctx *ctx, git_repository *repo,
+		     const struct ab_opts *o)
+{
+	git_object *obj = NULL;
+
+	*out = NULL;
 	if (git_revparse_single(&obj, repo, o->base ? o->base : "HEAD") < 0 ||
-	    git_object_peel(&base, obj, GIT_OBJECT_COMMIT) < 0) {
+	    git_object_peel(out, obj, GIT_OBJECT_COMMIT) < 0) {
 		git_object_free(obj);
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "no commit '%s' to build A from",
 				 o->base ? o->base : "HEAD");
 	}
 	git_object_free(obj);
-	git_oid_cpy(&out->a_commit, git_object_id(base));
-	if ((rc = ab_describe_env(out, ctx)) < 0)
-		goto out;
-	if ((rc = stash_worktree_tree(&out->b_tree, ctx)) < 0)
-		goto out;
-	git_oid_tostr(hex, sizeof(hex), git_object_id(base));
+	return 0;
+}
+
+/* The env, both arms' descriptions and B's tree into *out; refuses what
+ * the mode cannot compare */
+static int describe_arms(struct ab_result *out, struct ctx *ctx,
+			 git_repository *repo, const struct ab_opts *o,
+			 const struct ab_mode_ops *ops, const git_oid *a)
+{
+	struct error ignored = ERROR_INIT;
+	char hex[13];
+	int rc, changes;
+
+	git_oid_cpy(&out->a_commit, a);
+	if ((rc = ab_describe_env(out, ctx)) < 0 ||
+	    (rc = stash_worktree_tree(&out->b_tree, ctx)) < 0)
+		return rc;
+	git_oid_tostr(hex, sizeof(hex), a);
 	snprintf(out->a_desc, sizeof(out->a_desc), "%s (%s)",
 		 o->base ? o->base : "HEAD", hex);
 	snprintf(out->b_desc, sizeof(out->b_desc), "working tree");
-	changes = repo_worktree_dirty(repo, NULL, &ignored);
+	changes = ops->needs_change ? repo_worktree_dirty(repo, NULL, &ignored)
+				    : 1;
 	error_clear(&ignored);
-	if (o->mode == AB_MODE_STASH && changes <= 0) {
+	if (changes <= 0) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED,
 			       "nothing to compare: the working tree has no "
 			       "change to stash");
 		error_hint(&ctx->err, "stash mode measures HEAD against your "
 				      "uncommitted change");
-		goto out;
+		return rc;
 	}
-	if (o->mode != AB_MODE_WORKTREE && o->base) {
-		rc = error_set(&ctx->err, GCAMP_EUSAGE,
-			       "--base needs --mode worktree: %s mode "
-			       "compares HEAD with the working tree",
-			       ab_mode_name(o->mode));
-		goto out;
-	}
-	make_points(out, o);
+	if (!ops->takes_base && o->base)
+		return error_set(&ctx->err, GCAMP_EUSAGE,
+				 "--base needs --mode worktree: %s mode "
+				 "compares HEAD with the working tree",
+				 ab_mode_name(o->mode));
+	return 0;
+}
+
+/* Journals the A/B as an operation and its arguments as the first step */
+static int begin(long long *op, struct ctx *ctx, struct db *db,
+		 git_repository *repo, const struct ab_opts *o)
+{
+	struct buf summary = BUF_INIT;
+	int rc;
+
 	buf_addf(&summary, "ab %s: %s", ab_mode_name(o->mode), o->run);
-	if ((rc = journal_begin(&op, db, "ab", git_repository_workdir(repo),
+	if ((rc = journal_begin(op, db, "ab", git_repository_workdir(repo),
 				summary.ptr, "git campaign ab --continue",
-				"git campaign ab --abort", &ctx->err)) < 0 ||
-	    (rc = journal_step(db, op, "start",
-			       o->argv_json ? o->argv_json : "[]", &ctx->err)) <
-		    0)
-		goto out;
-	out->op_id = op;
+				"git campaign ab --abort", &ctx->err)) >= 0)
+		rc = journal_step(db, *op, "start",
+				  o->argv_json ? o->argv_json : "[]",
+				  &ctx->err);
+	buf_release(&summary);
+	return rc;
+}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	ab_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	if (o->mode == AB_MODE_STASH) {
-		rc = ab_run_stash_mode(&s, db, op);
-	} else if (o->mode == AB_MODE_ARTIFACT) {
-		git_commit *c = (git_commit *)base;
+/* The mode readies and measures the arms, SIGINT and SIGTERM trapped;
+ * on failure it puts the working tree back and the operation is over */
+static int measure_arms(struct schedule *s, struct db *db, long long op,
+			git_repository *repo, const git_commit *base,
+			const struct ab_mode_ops *ops)
+{
+	struct ab_arms m;
+	struct ab_trap trap;
+	int rc;
 
-		rc = ab_run_artifact_mode(&s, db, op, repo,
-					  git_commit_tree_id(c));
-	} else {
-		struct refs refs;
-
-		repo_refs(&refs, repo);
-		if (refs_head_branch(&branch, &refs, &ctx->err) < 0)
-			branch = NULL;
-		if (!branch || o->base)
-			branch = (free(branch), xstrdup(hex));
-		for (i = 0; branch[i]; i++)
-			if (branch[i] == '/')
-				branch[i] = '-';
-		if ((rc = ab_step(ctx, db, op, "build-A")) < 0 ||
-		    (rc = ab_prepare_worktree(ctx, repo, o, git_object_id(base),
-					      branch, &a, &dir)) < 0 ||
-		    (rc = ab_step(ctx, db, op, "build-B")) < 0 ||
-		    (rc = ab_build(ctx, o->build, &b, "working tree")) < 0 ||
-		    (rc = ab_step(ctx, db, op, "measure")) < 0)
-			goto signals;
-		for (i = 0; i < out->npoints && !rc; i += per) {
-			if (o->order != AB_ORDER_BLOCKED)
-				rc = ab_run_interleaved(&s, i, i + per, &a, &b,
-							&seed);
-			else if (!(rc = ab_run_block(&s, i, i + per, &a)))
-				rc = ab_run_block(&s, i, i + per, &b);
-		}
-	}
-      signals:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	ab_arms_init(&m, s, db, op, repo, base);
+	ab_sched_trap(&trap);
+	if ((rc = ops->prepare(&m)) >= 0)
+		rc = ops->run(&m);
+	if (rc < 0 && ops->restore)
+		ops->restore(&m);
+	ab_sched_untrap(&trap);
+	ab_arms_release(&m);
 	if (rc < 0) {
-		struct error keep = ctx->err;
+		struct error keep = s->ctx->err;
 
 		/* the working tree is back (or the change is in the stash,
 		 * as the hint says): the operation is over */
-		error_clear(&ctx->err);
-		journal_finish(db, op, 0, &ctx->err);
-		ctx->err = keep;
-		goto out;
+		error_clear(&s->ctx->err);
+		journal_finish(db, op, 0, &s->ctx->err);
+		s->ctx->err = keep;
 	}
+	return rc;
+}
+
+int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
+	   ab_progress_fn progress, void *data)
+{
+	const struct ab_mode_ops *ops = ab_mode_ops(o->mode);
+	struct schedule s = {ctx, o, out, progress, data};
+	git_repository *repo;
+	git_object *base = NULL;
+	struct db *db;
+	long long op = 0;
+	int rc;
+
+	result_init(out, o, ops);
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
+	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = find_base(&base, ctx, repo, o)) < 0)
+		return rc;
+	if ((rc = describe_arms(out, ctx, repo, o, ops, git_object_id(base))) <
+	    0)
+		goto out;
+	make_points(out, o);
+	if ((rc = begin(&op, ctx, db, repo, o)) < 0)
+		goto out;
+	out->op_id = op;
+	if ((rc = measure_arms(&s, db, op, repo, (const git_commit *)base,
+			       ops)) < 0)
+		goto out;
 	ab_finish(out, o->min_effect, o->control_tol, o->niters > 1, o->seed);
 	if ((rc = ab_store(ctx, db, out)) < 0 ||
 	    (!out->invalid && (rc = ab_record(ctx, out, o)) < 0))
 		goto out;
 	rc = journal_finish(db, op, 1, &ctx->err);
 out:
-	buf_release(&summary);
-	free(branch);
-	free(dir);
 	git_object_free(base);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * lost: the change is kept under a named stash or never moved at all, and
  * every step is journalled so that --abort puts everything back after a
  * crash. This header is the harness's: its metric, its options, its
- * progress, the probe and the run itself; judge.h has the result. */
+ * progress and the run itself; judge.h has the result. */
 #ifndef GCAMP_AB_H
 #define GCAMP_AB_H
 
@@ -44,15 +44,6 @@ struct ab_metric {
  * or GCAMP_EUSAGE with err set. Release with ab_metric_release. */
 int ab_metric_parse(struct ab_metric *out, const char *spec, struct error *err);
 void ab_metric_release(struct ab_metric *m);
-
-/* Runs cmd (a command line as an A/B workload: split at blanks, or given to
- * /bin/sh -c when it holds shell syntax) n times in the current folder,
- * stdin from /dev/null, and reads each run's number as an A/B does with
- * metric m. *out gets the n samples (caller frees). A run that exits
- * non-zero, or whose output lacks the number, is GCAMP_EFATAL naming it;
- * n < 1 is GCAMP_EUSAGE. */
-int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m);
 
 struct ab_opts {
 	const char *build; /* run in each arm's tree before its runs */

@@ -1,14 +1,14 @@
 /* The A/B's modes: A's kept worktree, the stash procedure made safe, and
- * build outputs kept aside by tree id. */
+ * build outputs kept aside by tree id, each as a table of operations. */
+#include "core/ab/modes.h"
+
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ab/ab_int.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"
@@ -35,10 +35,12 @@ static int git_cmd(struct ctx *ctx, const char *const *argv)
 /* A's worktree: $GIT_COMMON_DIR/campaign/worktrees/<key>, at commit id,
  * built again only when its tree or the build command changed since the
  * build recorded in <key>.built */
-int ab_prepare_worktree(struct ctx *ctx, git_repository *repo,
-			const struct ab_opts *o, const git_oid *commit,
-			const char *key, struct arm *a, char **out_dir)
+static int prepare_worktree(struct schedule *s, git_repository *repo,
+			    const git_oid *commit, const char *key,
+			    struct arm *a, char **out_dir)
 {
+	struct ctx *ctx = s->ctx;
+	const struct ab_opts *o = s->o;
 	char hex[GIT_OID_HEXSZ + 1], *dir, *stamp_path, stamp[512] = "";
 	struct buf want = BUF_INIT;
 	git_commit *c = NULL;
@@ -88,7 +90,7 @@ int ab_prepare_worktree(struct ctx *ctx, git_repository *repo,
 		goto out;
 	}
 	unlink(stamp_path);
-	if ((rc = ab_build(ctx, o->build, a, "base worktree")) < 0)
+	if ((rc = ab_build(s, a, "base worktree")) < 0)
 		goto out;
 	if ((fp = fopen(stamp_path, "w"))) {
 		fputs(want.ptr, fp);
@@ -138,27 +140,6 @@ static void put_back(struct ctx *ctx, const char *name)
 	}
 }
 
-/* Saves the change as stash name, runs fn(s, arm) on the bare HEAD, then
- * applies and drops the stash; on any failure the change is put back */
-static int without_change(struct schedule *s, struct db *db, long long op,
-			  const char *name,
-			  int (*fn)(struct schedule *s, struct db *db,
-				    long long op, const struct arm *a),
-			  const struct arm *a)
-{
-	int rc;
-
-	if ((rc = ab_step(s->ctx, db, op, "stash")) < 0 ||
-	    (rc = stash_save(NULL, s->ctx, name, "A/B: the change under test",
-			     0)) < 0 ||
-	    (rc = fn(s, db, op, a)) < 0 ||
-	    (rc = ab_step(s->ctx, db, op, "restore")) < 0) {
-		put_back(s->ctx, name);
-		return rc;
-	}
-	return stash_apply(s->ctx, name, 1, NULL);
-}
-
 static int build_and_measure(struct schedule *s, struct db *db, long long op,
 			     const struct arm *arm)
 {
@@ -167,23 +148,55 @@ static int build_and_measure(struct schedule *s, struct db *db, long long op,
 
 	build_step[6] = measure_step[8] = arm->name;
 	if ((rc = ab_step(s->ctx, db, op, build_step)) < 0 ||
-	    (rc = ab_build(s->ctx, s->o->build, arm,
+	    (rc = ab_build(s, arm,
 			   arm->name == 'A' ? "HEAD" : "working tree")) < 0 ||
 	    (rc = ab_step(s->ctx, db, op, measure_step)) < 0)
 		return rc;
 	return ab_run_block(s, 0, s->res->npoints, arm);
 }
 
-int ab_run_stash_mode(struct schedule *s, struct db *db, long long op)
+/* Saves the change as stash m->stash and resets the working tree to HEAD;
+ * from here until unstash_change, a failure has stash_restore put the
+ * change back */
+static int stash_change(struct ab_arms *m)
 {
-	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
-	char *name = ab_stash_name(op);
-	int rc = without_change(s, db, op, name, build_and_measure, &a);
+	int rc;
 
-	if (!rc)
-		rc = build_and_measure(s, db, op, &b);
-	free(name);
-	return rc;
+	m->in_stash = 1;
+	if ((rc = ab_step(m->s->ctx, m->db, m->op, "stash")) < 0)
+		return rc;
+	return stash_save(NULL, m->s->ctx, m->stash,
+			  "A/B: the change under test", 0);
+}
+
+/* Applies and drops the stash: the working tree holds the change again */
+static int unstash_change(struct ab_arms *m)
+{
+	int rc;
+
+	if ((rc = ab_step(m->s->ctx, m->db, m->op, "restore")) < 0)
+		return rc;
+	m->in_stash = 0;
+	return stash_apply(m->s->ctx, m->stash, 1, NULL);
+}
+
+static void stash_restore(struct ab_arms *m)
+{
+	if (m->in_stash)
+		put_back(m->s->ctx, m->stash);
+}
+
+/* Stash mode: the change is saved as stash ab/OP, A is HEAD built and
+ * measured in place, then the stash is applied and dropped, and B built and
+ * measured */
+static int stash_run(struct ab_arms *m)
+{
+	int rc;
+
+	if ((rc = build_and_measure(m->s, m->db, m->op, &m->a)) < 0 ||
+	    (rc = unstash_change(m)) < 0)
+		return rc;
+	return build_and_measure(m->s, m->db, m->op, &m->b);
 }
 
 /* What made the copy in dir: DIR.built holds the build command and the
@@ -274,55 +287,133 @@ static int build_artifact(struct schedule *s, struct db *db, long long op,
 
 	build_step[6] = arm->name;
 	if ((rc = ab_step(s->ctx, db, op, build_step)) < 0 ||
-	    (rc = ab_build(s->ctx, s->o->build, arm,
+	    (rc = ab_build(s, arm,
 			   arm->name == 'A' ? "HEAD" : "working tree")) < 0)
 		return rc;
 	return keep_artifact(s->ctx, s->o, arm->artifact, arm->name);
+}
+
+/* Runs the points, a workload and its controls at a time, interleaved in
+ * the order asked for, or blocked */
+static int measure(struct ab_arms *m)
+{
+	struct schedule *s = m->s;
+	unsigned seed = s->o->seed;
+	size_t per = 1 + s->o->ncontrols, i;
+	int rc = ab_step(s->ctx, m->db, m->op, "measure");
+
+	for (i = 0; i < s->res->npoints && !rc; i += per) {
+		if (s->o->order != AB_ORDER_BLOCKED)
+			rc = ab_run_interleaved(s, i, i + per, &m->a, &m->b,
+						&seed);
+		else if (!(rc = ab_run_block(s, i, i + per, &m->a)))
+			rc = ab_run_block(s, i, i + per, &m->b);
+	}
+	return rc;
 }
 
 /* Artifact mode: each arm's build output is kept under
  * $GIT_COMMON_DIR/campaign/builds/<tree id>, so an arm whose tree was
  * built before is not built again, and both exist at once for
  * interleaved runs */
-int ab_run_artifact_mode(struct schedule *s, struct db *db, long long op,
-			 git_repository *repo, const git_oid *a_tree)
+static int artifact_prepare(struct ab_arms *m)
 {
-	struct arm a = {'A', NULL, NULL}, b = {'B', NULL, NULL};
+	struct schedule *s = m->s;
 	char hex_a[GIT_OID_HEXSZ + 1], hex_b[GIT_OID_HEXSZ + 1];
-	char *dir_a, *dir_b, *builds, *name = ab_stash_name(op);
-	git_oid b_tree;
-	unsigned seed = s->o->seed;
-	size_t per = 1 + s->o->ncontrols, i;
+	char *builds;
+	int rc = 0;
+
+	git_oid_tostr(hex_a, sizeof(hex_a), m->a_tree);
+	git_oid_tostr(hex_b, sizeof(hex_b), &s->res->b_tree);
+	builds = xasprintf("%scampaign/builds",
+			   git_repository_commondir(m->repo));
+	mkdir(builds, 0777);
+	m->a.artifact = m->dir_a = xasprintf("%s/%s", builds, hex_a);
+	m->b.artifact = m->dir_b = xasprintf("%s/%s", builds, hex_b);
+	free(builds);
+	if (!cached(s->o, m->dir_a)) {
+		if (git_oid_equal(m->a_tree, &s->res->b_tree))
+			rc = build_artifact(s, m->db, m->op, &m->a);
+		/* A is HEAD without the change, built as in stash mode */
+		else if ((rc = stash_change(m)) >= 0 &&
+			 (rc = build_artifact(s, m->db, m->op, &m->a)) >= 0)
+			rc = unstash_change(m);
+	}
+	if (!rc && !cached(s->o, m->dir_b))
+		rc = build_artifact(s, m->db, m->op, &m->b);
+	return rc;
+}
+
+/* Worktree mode: A is built in its kept worktree, named after the branch
+ * (or A's commit when --base names it or HEAD is detached), B in place */
+static int worktree_prepare(struct ab_arms *m)
+{
+	struct schedule *s = m->s;
+	struct refs refs;
+	char *branch = NULL, hex[13];
+	size_t i;
 	int rc;
 
-	if ((rc = stash_worktree_tree(&b_tree, s->ctx)) < 0) {
-		free(name);
-		return rc;
-	}
-	git_oid_tostr(hex_a, sizeof(hex_a), a_tree);
-	git_oid_tostr(hex_b, sizeof(hex_b), &b_tree);
-	builds = xasprintf("%scampaign/builds", git_repository_commondir(repo));
-	mkdir(builds, 0777);
-	a.artifact = dir_a = xasprintf("%s/%s", builds, hex_a);
-	b.artifact = dir_b = xasprintf("%s/%s", builds, hex_b);
-	if (!cached(s->o, dir_a))
-		rc = git_oid_equal(a_tree, &b_tree)
-			     ? build_artifact(s, db, op, &a)
-			     : without_change(s, db, op, name, build_artifact,
-					      &a);
-	if (!rc && !cached(s->o, dir_b))
-		rc = build_artifact(s, db, op, &b);
-	if (!rc)
-		rc = ab_step(s->ctx, db, op, "measure");
-	for (i = 0; i < s->res->npoints && !rc; i += per) {
-		if (s->o->order != AB_ORDER_BLOCKED)
-			rc = ab_run_interleaved(s, i, i + per, &a, &b, &seed);
-		else if (!(rc = ab_run_block(s, i, i + per, &a)))
-			rc = ab_run_block(s, i, i + per, &b);
-	}
-	free(builds);
-	free(dir_a);
-	free(dir_b);
-	free(name);
+	git_oid_tostr(hex, sizeof(hex), m->a_commit);
+	repo_refs(&refs, m->repo);
+	if (refs_head_branch(&branch, &refs, &s->ctx->err) < 0)
+		branch = NULL;
+	if (!branch || s->o->base)
+		branch = (free(branch), xstrdup(hex));
+	for (i = 0; branch[i]; i++)
+		if (branch[i] == '/')
+			branch[i] = '-';
+	if ((rc = ab_step(s->ctx, m->db, m->op, "build-A")) < 0 ||
+	    (rc = prepare_worktree(s, m->repo, m->a_commit, branch, &m->a,
+				   &m->dir_a)) < 0 ||
+	    (rc = ab_step(s->ctx, m->db, m->op, "build-B")) < 0)
+		goto out;
+	rc = ab_build(s, &m->b, "working tree");
+out:
+	free(branch);
 	return rc;
+}
+
+static const struct ab_mode_ops worktree_ops = {
+	0, 1, 0, worktree_prepare, measure, NULL,
+};
+static const struct ab_mode_ops stash_ops = {
+	1, 0, 1, stash_change, stash_run, stash_restore,
+};
+static const struct ab_mode_ops artifact_ops = {
+	0, 0, 0, artifact_prepare, measure, stash_restore,
+};
+
+const struct ab_mode_ops *ab_mode_ops(enum ab_mode m)
+{
+	return m == AB_MODE_STASH      ? &stash_ops
+	       : m == AB_MODE_ARTIFACT ? &artifact_ops
+				       : &worktree_ops;
+}
+
+void ab_arms_init(struct ab_arms *m, struct schedule *s, struct db *db,
+		  long long op, git_repository *repo, const git_commit *a)
+{
+	struct arm arm_a = {'A', NULL, NULL}, arm_b = {'B', NULL, NULL};
+
+	memset(m, 0, sizeof(*m));
+	m->s = s;
+	m->db = db;
+	m->op = op;
+	m->repo = repo;
+	m->a_commit = git_commit_id(a);
+	m->a_tree = git_commit_tree_id(a);
+	m->a = arm_a;
+	m->b = arm_b;
+	m->stash = ab_stash_name(op);
+}
+
+void ab_arms_release(struct ab_arms *m)
+{
+	if (!m)
+		return;
+	free(m->stash);
+	free(m->dir_a);
+	free(m->dir_b);
+	memset(m, 0, sizeof(*m));
 }
