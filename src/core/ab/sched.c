@@ -14,6 +14,8 @@
 #include "io/proc.h"
 #include "util/xalloc.h"
 
+extern char **environ;
+
 static volatile sig_atomic_t ab_stop;
 
 static void on_signal(int sig)
@@ -209,14 +211,32 @@ static void add_sample(double **v, size_t *n, double x)
 	(*v)[(*n)++] = x;
 }
 
+/* The child's environment: ours with GIT_CAMPAIGN_ARM set to the arm and,
+ * with_artifact and an arm that has a copy, GIT_CAMPAIGN_ARTIFACT naming it.
+ * Our own environment is left as it is. */
+static void child_env(struct strvec *out, const struct arm *arm,
+		      int with_artifact)
+{
+	const char *artifact = with_artifact ? arm->artifact : NULL;
+	char **e;
+
+	for (e = environ; *e; e++)
+		if (strncmp(*e, "GIT_CAMPAIGN_ARM=", 17) &&
+		    (!artifact || strncmp(*e, "GIT_CAMPAIGN_ARTIFACT=", 22)))
+			strvec_push(out, *e);
+	strvec_push_owned(out, xasprintf("GIT_CAMPAIGN_ARM=%c", arm->name));
+	if (artifact)
+		strvec_push_owned(
+			out, xasprintf("GIT_CAMPAIGN_ARTIFACT=%s", artifact));
+}
+
 /* Runs workload w of point p once in arm; measure == 0 for a warm-up */
 static int run_once(struct schedule *s, struct ab_point *p,
 		    const struct arm *arm, int measure)
 {
 	struct proc_result r = PROC_RESULT_INIT;
 	struct proc_opts po;
-	struct strvec argv = STRVEC_INIT;
-	char armname[2] = {arm->name, '\0'};
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
 	double v;
 	int rc;
 
@@ -225,9 +245,8 @@ static int run_once(struct schedule *s, struct ab_point *p,
 	po.stdin_null = 1;
 	po.cap = 1 << 20;
 	command_argv(&argv, p->workload, p->iters, arm->artifact);
-	setenv("GIT_CAMPAIGN_ARM", armname, 1);
-	if (arm->artifact)
-		setenv("GIT_CAMPAIGN_ARTIFACT", arm->artifact, 1);
+	child_env(&env, arm, 1);
+	po.env = (const char *const *)env.v;
 	if (s->progress && measure)
 		s->progress(
 			s->data, arm->name,
@@ -238,6 +257,7 @@ static int run_once(struct schedule *s, struct ab_point *p,
 				: (p->nb ? stats_median(p->b, p->nb) : NAN));
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &s->ctx->err);
 	strvec_clear(&argv);
+	strvec_clear(&env);
 	if (rc < 0)
 		goto out;
 	if ((rc = interrupted(s->ctx)) < 0 || !measure)
@@ -364,16 +384,16 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc)
 	struct ctx *ctx = s->ctx;
 	struct proc_result r = PROC_RESULT_INIT;
 	struct proc_opts po;
-	struct strvec argv = STRVEC_INIT;
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
 	struct buf last = BUF_INIT;
-	char armname[2] = {arm->name, '\0'};
 	int rc;
 
 	memset(&po, 0, sizeof(po));
 	po.dir = arm->dir;
 	po.stdin_null = 1;
 	command_argv(&argv, s->o->build, 0, NULL);
-	setenv("GIT_CAMPAIGN_ARM", armname, 1);
+	child_env(&env, arm, 0);
+	po.env = (const char *const *)env.v;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "building %c (%s)...\n", arm->name, desc);
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &ctx->err);
@@ -386,6 +406,7 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc)
 	}
 	buf_release(&last);
 	strvec_clear(&argv);
+	strvec_clear(&env);
 	proc_result_release(&r);
 	return rc;
 }

@@ -39,14 +39,17 @@ void ab_sched_trap(struct ab_trap *old);
 void ab_sched_untrap(const struct ab_trap *old);
 
 /* The arms' runs: warm-ups, then n runs of the points [from, to) of one
- * arm, or of both arms in the schedule's order. */
+ * arm, or of both arms in the schedule's order. Each run sees
+ * GIT_CAMPAIGN_ARM and, when its arm has a copy, GIT_CAMPAIGN_ARTIFACT in
+ * its environment; ours is left as it is. */
 int ab_run_block(struct schedule *s, size_t from, size_t to,
 		 const struct arm *arm);
 int ab_run_interleaved(struct schedule *s, size_t from, size_t to,
 		       const struct arm *a, const struct arm *b,
 		       unsigned *seed);
-/* Runs the build command s->o->build in arm's tree; a failure names the
- * arm (desc). */
+/* Runs the build command s->o->build in arm's tree, with GIT_CAMPAIGN_ARM
+ * in its environment (ours is left as it is); a failure names the arm
+ * (desc). */
 int ab_build(struct schedule *s, const struct arm *arm, const char *desc);
 
 /* Runs cmd (a command line as an A/B workload: split at blanks, or given to

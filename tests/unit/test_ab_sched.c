@@ -1,0 +1,135 @@
+/* Unit tests for src/core/ab/sched.c: the arm and artifact reach the
+ * builds and runs through the child's environment only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ab/sched.h"
+#include "util/xalloc.h"
+
+/* A scratch folder for the children to write into */
+static char *scratch(void)
+{
+	char *dir = xstrdup("/tmp/test_ab_sched.XXXXXX");
+
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+/* The first line of dir/name, "" when there is none */
+static void read_line(char *out, size_t size, const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *fp = fopen(path, "r");
+
+	out[0] = '\0';
+	if (fp) {
+		if (!fgets(out, (int)size, fp))
+			out[0] = '\0';
+		fclose(fp);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	unlink(path);
+	free(path);
+}
+
+static void drop(char *dir)
+{
+	rmdir(dir);
+	free(dir);
+}
+
+static void
+builds_see_their_arm_and_our_environment_stays_as_it_was(void **state)
+{
+	struct ctx ctx = CTX_INIT;
+	struct ab_opts o;
+	struct ab_result res;
+	struct schedule s = {&ctx, &o, &res, NULL, NULL};
+	char *dir = scratch(), line[64];
+	struct arm a = {'A', dir, NULL}, b = {'B', dir, NULL};
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	o.build = "sh -c 'echo \"$GIT_CAMPAIGN_ARM\" >arm'";
+	unsetenv("GIT_CAMPAIGN_ARM");
+	assert_int_equal(ab_build(&s, &a, "HEAD"), 0);
+	read_line(line, sizeof(line), dir, "arm");
+	assert_string_equal(line, "A");
+	assert_null(getenv("GIT_CAMPAIGN_ARM"));
+	/* one of ours is not what the child sees, and stays ours */
+	setenv("GIT_CAMPAIGN_ARM", "ours", 1);
+	assert_int_equal(ab_build(&s, &b, "working tree"), 0);
+	read_line(line, sizeof(line), dir, "arm");
+	assert_string_equal(line, "B");
+	assert_string_equal(getenv("GIT_CAMPAIGN_ARM"), "ours");
+	unsetenv("GIT_CAMPAIGN_ARM");
+	drop(dir);
+}
+
+static void runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was(
+	void **state)
+{
+	struct ctx ctx = CTX_INIT;
+	struct ab_opts o;
+	struct ab_result res;
+	struct ab_point p;
+	struct schedule s = {&ctx, &o, &res, NULL, NULL};
+	char *dir = scratch(), line[64];
+	struct arm a = {'A', dir, "copy-a"}, b = {'B', dir, NULL};
+	unsigned seed = 1;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(
+		ab_metric_parse(&o.metric, "re:time: ([0-9]+)", &ctx.err), 0);
+	o.n = 1;
+	o.order = AB_ORDER_ABBA;
+	p.workload = xstrdup("sh -c 'echo \"$GIT_CAMPAIGN_ARM "
+			     "$GIT_CAMPAIGN_ARTIFACT\" >>seen; "
+			     "echo time: 7'");
+	res.points = &p;
+	res.npoints = 1;
+	unsetenv("GIT_CAMPAIGN_ARM");
+	setenv("GIT_CAMPAIGN_ARTIFACT", "ours", 1);
+	assert_int_equal(ab_run_block(&s, 0, 1, &a), 0);
+	read_line(line, sizeof(line), dir, "seen");
+	assert_string_equal(line, "A copy-a");
+	assert_null(getenv("GIT_CAMPAIGN_ARM"));
+	assert_string_equal(getenv("GIT_CAMPAIGN_ARTIFACT"), "ours");
+	/* an arm without a copy leaves the variable as the child inherits
+	 * it */
+	assert_int_equal(ab_run_interleaved(&s, 0, 1, &b, &b, &seed), 0);
+	read_line(line, sizeof(line), dir, "seen");
+	assert_string_equal(line, "B ours");
+	assert_null(getenv("GIT_CAMPAIGN_ARM"));
+	assert_int_equal(p.na, 1);
+	assert_int_equal(p.nb, 2);
+	assert_true(p.a[0] == 7);
+	unsetenv("GIT_CAMPAIGN_ARTIFACT");
+	free(p.workload);
+	free(p.a);
+	free(p.b);
+	ab_metric_release(&o.metric);
+	drop(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			builds_see_their_arm_and_our_environment_stays_as_it_was),
+		cmocka_unit_test(
+			runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
