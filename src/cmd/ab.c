@@ -177,17 +177,25 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 	return rc;
 }
 
-static void progress(void *data, char arm, long i, long n, const char *workload,
-		     double median)
+static void progress(void *data, const struct ab_progress *p)
 {
 	(void)data;
-	if (isnan(median))
-		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s", arm, i, n,
-			workload);
+	if (p->what == AB_PROGRESS_BUILD) {
+		fprintf(stderr, "building %c (%s)...\n", p->arm, p->workload);
+		return;
+	}
+	if (p->what == AB_PROGRESS_BUILT) {
+		fprintf(stderr, "%c is built already (tree %.12s)\n", p->arm,
+			p->workload);
+		return;
+	}
+	if (isnan(p->median))
+		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s", p->arm, p->i, p->n,
+			p->workload);
 	else
-		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s  median %.4g", arm, i,
-			n, workload, median);
-	if (i == n)
+		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s  median %.4g", p->arm,
+			p->i, p->n, p->workload, p->median);
+	if (p->i == p->n)
 		fputs("\r\033[K", stderr);
 }
 

@@ -143,6 +143,25 @@ sweep() {
 	git reflog show --format=%gs refs/campaign/stash-log | grep -q 'campaign stash drop ab/'
 }
 
+@test "on a terminal the builds are announced on stderr, off one nothing is" {
+	write_prog prog.in 1000 9
+	# script(1) gives the harness a terminal for stderr; stdout, the
+	# table, goes to a file
+	cmd="git campaign ab --build 'sh build.sh' --run './prog 100' --metric '$METRIC' -n 5 >$WORLD/table"
+	script -qec "$cmd" /dev/null >"$WORLD/tty"
+	grep -qF 'building A (base worktree)...' "$WORLD/tty"
+	grep -qF 'building B (working tree)...' "$WORLD/tty"
+	! grep -qF 'built already' "$WORLD/tty"
+	grep -q '| faster |$' "$WORLD/table"
+	# A's worktree holds its build now
+	script -qec "$cmd" /dev/null >"$WORLD/tty"
+	grep -qF "A is built already (tree $(git rev-parse --short=12 HEAD^{tree}))" "$WORLD/tty"
+	! grep -qF 'building A' "$WORLD/tty"
+	grep -qF 'building B (working tree)...' "$WORLD/tty"
+	ab -n 5
+	assert_clean
+}
+
 @test "artifact mode: builds kept by tree id, runs interleaved on the copies, a cached arm not rebuilt" {
 	cat >build.sh <<-'EOF'
 		mkdir -p dist && cp prog.in dist/prog && chmod +x dist/prog

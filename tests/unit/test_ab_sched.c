@@ -1,5 +1,6 @@
 /* Unit tests for src/core/ab/sched.c: the arm and artifact reach the
- * builds and runs through the child's environment only. */
+ * builds and runs through the child's environment only, and builds are
+ * announced through the progress callback. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,6 +44,26 @@ static void drop(char *dir)
 {
 	rmdir(dir);
 	free(dir);
+}
+
+struct seen {
+	int builds, built, runs;
+	char arm;
+	char what[64];
+};
+
+static void record_progress(void *data, const struct ab_progress *p)
+{
+	struct seen *s = data;
+
+	if (p->what == AB_PROGRESS_BUILD)
+		s->builds++;
+	else if (p->what == AB_PROGRESS_BUILT)
+		s->built++;
+	else
+		s->runs++;
+	s->arm = p->arm;
+	snprintf(s->what, sizeof(s->what), "%s", p->workload);
 }
 
 static void
@@ -123,6 +144,26 @@ static void runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was(
 	drop(dir);
 }
 
+static void a_build_is_announced_through_the_progress_callback(void **state)
+{
+	struct ctx ctx = CTX_INIT;
+	struct ab_opts o;
+	struct ab_result res;
+	struct seen seen = {0, 0, 0, 0, ""};
+	struct schedule s = {&ctx, &o, &res, record_progress, &seen};
+	struct arm a = {'A', NULL, NULL};
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	o.build = "true";
+	assert_int_equal(ab_build(&s, &a, "base worktree"), 0);
+	assert_int_equal(seen.builds, 1);
+	assert_int_equal(seen.runs, 0);
+	assert_int_equal(seen.arm, 'A');
+	assert_string_equal(seen.what, "base worktree");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +171,8 @@ int main(void)
 			builds_see_their_arm_and_our_environment_stays_as_it_was),
 		cmocka_unit_test(
 			runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was),
+		cmocka_unit_test(
+			a_build_is_announced_through_the_progress_callback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

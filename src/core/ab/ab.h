@@ -72,11 +72,26 @@ struct ab_opts {
 				* that --continue can run it again */
 };
 
-/* Called before each run with the arm ('A' or 'B'), the run's number and
- * count, the workload and the arm's running median (NaN before the first
- * run), so that a terminal can show progress. */
-typedef void (*ab_progress_fn)(void *data, char arm, long i, long n,
-			       const char *workload, double median);
+/* What the harness is about to do, so that a terminal can show it. */
+struct ab_progress {
+	enum {
+		AB_PROGRESS_RUN,   /* a measured run starts */
+		AB_PROGRESS_BUILD, /* an arm's build starts */
+		AB_PROGRESS_BUILT, /* A's worktree holds its build already */
+	} what;
+	char arm;	      /* 'A' or 'B' */
+	long i, n;	      /* RUN: the run's number and count */
+	const char *workload; /* RUN: the workload; BUILD: what is built
+			       * ("HEAD", "base worktree", "working tree");
+			       * BUILT: the id of the tree built */
+	double median;	      /* RUN: the arm's running median, NaN before
+			       * its first run */
+};
+
+/* Called with each step of struct ab_progress: before each measured run,
+ * and before each build or when A's build is current. p is borrowed for
+ * the call. */
+typedef void (*ab_progress_fn)(void *data, const struct ab_progress *p);
 
 /* Runs the A/B o describes and fills *out. In worktree mode A is HEAD (or
  * o->base) built in a worktree under $GIT_COMMON_DIR/campaign/worktrees,

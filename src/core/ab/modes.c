@@ -84,9 +84,12 @@ static int prepare_worktree(struct schedule *s, git_repository *repo,
 		fclose(fp);
 	}
 	if (!strcmp(stamp, want.ptr)) {
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "A is built already (tree %.12s)\n",
-				hex);
+		struct ab_progress ev = {.what = AB_PROGRESS_BUILT,
+					 .arm = a->name,
+					 .workload = hex};
+
+		if (s->progress)
+			s->progress(s->data, &ev);
 		goto out;
 	}
 	unlink(stamp_path);

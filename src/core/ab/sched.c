@@ -6,10 +6,8 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "io/proc.h"
 #include "util/xalloc.h"
@@ -247,14 +245,18 @@ static int run_once(struct schedule *s, struct ab_point *p,
 	command_argv(&argv, p->workload, p->iters, arm->artifact);
 	child_env(&env, arm, 1);
 	po.env = (const char *const *)env.v;
-	if (s->progress && measure)
-		s->progress(
-			s->data, arm->name,
-			(long)(arm->name == 'A' ? p->na : p->nb) + 1, s->o->n,
-			p->workload,
-			arm->name == 'A'
-				? (p->na ? stats_median(p->a, p->na) : NAN)
-				: (p->nb ? stats_median(p->b, p->nb) : NAN));
+	if (s->progress && measure) {
+		struct ab_progress ev = {.what = AB_PROGRESS_RUN,
+					 .arm = arm->name,
+					 .workload = p->workload};
+
+		ev.i = (long)(arm->name == 'A' ? p->na : p->nb) + 1;
+		ev.n = s->o->n;
+		ev.median = arm->name == 'A'
+				    ? (p->na ? stats_median(p->a, p->na) : NAN)
+				    : (p->nb ? stats_median(p->b, p->nb) : NAN);
+		s->progress(s->data, &ev);
+	}
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &s->ctx->err);
 	strvec_clear(&argv);
 	strvec_clear(&env);
@@ -381,6 +383,8 @@ int ab_run_interleaved(struct schedule *s, size_t from, size_t to,
 
 int ab_build(struct schedule *s, const struct arm *arm, const char *desc)
 {
+	struct ab_progress ev = {
+		.what = AB_PROGRESS_BUILD, .arm = arm->name, .workload = desc};
 	struct ctx *ctx = s->ctx;
 	struct proc_result r = PROC_RESULT_INIT;
 	struct proc_opts po;
@@ -394,8 +398,8 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc)
 	command_argv(&argv, s->o->build, 0, NULL);
 	child_env(&env, arm, 0);
 	po.env = (const char *const *)env.v;
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "building %c (%s)...\n", arm->name, desc);
+	if (s->progress)
+		s->progress(s->data, &ev);
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &ctx->err);
 	if (!rc && (rc = interrupted(ctx)) == 0 && r.status) {
 		proc_last_line(&last, r.err.len ? r.err.ptr : r.out.ptr);

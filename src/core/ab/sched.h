@@ -48,8 +48,8 @@ int ab_run_interleaved(struct schedule *s, size_t from, size_t to,
 		       const struct arm *a, const struct arm *b,
 		       unsigned *seed);
 /* Runs the build command s->o->build in arm's tree, with GIT_CAMPAIGN_ARM
- * in its environment (ours is left as it is); a failure names the arm
- * (desc). */
+ * in its environment, announced to s->progress (AB_PROGRESS_BUILD, desc);
+ * a failure names the arm (desc). */
 int ab_build(struct schedule *s, const struct arm *arm, const char *desc);
 
 /* Runs cmd (a command line as an A/B workload: split at blanks, or given to
