@@ -1,4 +1,5 @@
-/* Spawning programs with posix_spawnp and capturing their output. */
+/* Spawning programs with posix_spawnp: feeding their stdin, capturing their
+ * output, and giving them an environment of their own. */
 /* posix_spawn_file_actions_addchdir_np and wait4 are GNU/BSD */
 #define _GNU_SOURCE
 
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/xalloc.h"
 
 extern char **environ;
 
@@ -98,26 +102,146 @@ static void drain(int *fd, struct buf *b, size_t cap, int *truncated, int tee)
 		return;
 }
 
+/* 1 when entry ("NAME=VALUE") names the variable that change ("NAME" or
+ * "NAME=...") names */
+static int same_name(const char *entry, const char *change)
+{
+	size_t n = strcspn(change, "=");
+
+	return !strncmp(entry, change, n) && entry[n] == '=';
+}
+
+/* Our environment with the changes applied, for the child only: the
+ * strings stay borrowed from environ and changes; free only the array. */
+static const char **child_env(const char *const *changes)
+{
+	size_t n = 0, m = 0, i, j;
+	const char **v;
+
+	while (environ[n])
+		n++;
+	while (changes[m])
+		m++;
+	v = xcalloc(n + m + 1, sizeof(*v));
+	for (n = 0, i = 0; environ[i]; i++) {
+		for (j = 0; changes[j]; j++)
+			if (same_name(environ[i], changes[j]))
+				break;
+		if (!changes[j])
+			v[n++] = environ[i];
+	}
+	for (j = 0; changes[j]; j++)
+		if (strchr(changes[j], '='))
+			v[n++] = changes[j];
+	return v;
+}
+
+/* pipes[0..2]: the child's ends of its stdin, stdout and stderr; -1 where
+ * it keeps ours (stdin: unless stdin_null) */
 static int spawn(pid_t *pid, const char *const *argv, const struct proc_opts *o,
-		 int out_w, int err_w, struct error *err)
+		 const int pipes[3], struct error *err)
 {
 	posix_spawn_file_actions_t fa;
-	int rc;
+	const char **envp = o->env ? child_env(o->env) : NULL;
+	int rc, fd;
 
 	posix_spawn_file_actions_init(&fa);
-	if (o->stdin_null)
+	if (pipes[0] < 0 && o->stdin_null && !o->inherit_stdio)
 		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 						 O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out_w, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, err_w, STDERR_FILENO);
+	for (fd = 0; fd < 3; fd++)
+		if (pipes[fd] >= 0)
+			posix_spawn_file_actions_adddup2(&fa, pipes[fd], fd);
 	if (o->dir)
 		posix_spawn_file_actions_addchdir_np(&fa, o->dir);
 	rc = posix_spawnp(pid, argv[0], &fa, NULL, (char *const *)argv,
-			  o->env ? (char *const *)o->env : environ);
+			  envp ? (char *const *)envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
+	free(envp);
 	if (rc)
 		return error_set(err, GCAMP_EFATAL, "cannot run '%s': %s",
 				 argv[0], strerror(rc));
+	return 0;
+}
+
+/*
+ * Writes what the child's stdin pipe takes now of in (without blocking),
+ * and closes *fd once all of it is written or the child closed its end.
+ * A write to a closed pipe raises SIGPIPE, which would kill us: SIGPIPE is
+ * blocked in this thread around the write, and one that the write left
+ * pending is taken with sigtimedwait, so that neither the disposition nor
+ * the set of pending signals is changed. A SIGPIPE that was pending before
+ * is left as it was.
+ */
+static void feed(int *fd, const struct proc_opts *o, size_t *done)
+{
+	static const struct timespec now = {0, 0};
+	sigset_t pipe_set, old, pending;
+	int was_pending;
+	ssize_t n;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	n = write(*fd, o->in + *done, o->in_len - *done);
+	if (n < 0 && errno == EPIPE && !was_pending)
+		while (sigtimedwait(&pipe_set, NULL, &now) < 0 &&
+		       errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (n > 0)
+		*done += (size_t)n;
+	else if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0 || *done == o->in_len)
+		close_fd(fd);
+}
+
+/* Feeds stdin and reads both streams until they close or the time runs
+ * out; fds: our ends of the child's stdin, stdout and stderr. */
+static int pump(struct proc_result *out, pid_t pid, int fds[3],
+		const struct proc_opts *o, const char *prog, double deadline,
+		struct error *err)
+{
+	size_t cap = o->cap ? o->cap : PROC_DEFAULT_CAP, fed = 0;
+
+	if (fds[0] >= 0 && !o->in_len)
+		close_fd(&fds[0]);
+	while (fds[0] >= 0 || fds[1] >= 0 || fds[2] >= 0) {
+		struct pollfd p[3] = {{fds[0], POLLOUT, 0},
+				      {fds[1], POLLIN, 0},
+				      {fds[2], POLLIN, 0}};
+		int wait_ms = -1;
+
+		if (o->timeout_ms > 0) {
+			double left = deadline - clock_now_s();
+
+			if (left <= 0) {
+				kill(pid, SIGKILL);
+				out->timed_out = 1;
+				/* a grandchild may hold the pipes open */
+				return 0;
+			}
+			wait_ms = (int)(left * 1e3) + 1;
+		}
+		if (poll(p, 3, wait_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			kill(pid, SIGKILL);
+			return error_set(err, GCAMP_EFATAL,
+					 "cannot read from '%s': %s", prog,
+					 strerror(errno));
+		}
+		if (p[0].revents)
+			feed(&fds[0], o, &fed);
+		if (p[1].revents)
+			drain(&fds[1], &out->out, cap, &out->out_truncated, 0);
+		if (p[2].revents)
+			drain(&fds[2], &out->err, cap, &out->err_truncated,
+			      o->tee_stderr);
+	}
 	return 0;
 }
 
@@ -127,53 +251,38 @@ int proc_run(struct proc_result *out, const char *const *argv,
 	static const struct proc_opts defaults;
 	const struct proc_opts *o = opts ? opts : &defaults;
 	size_t cap = o->cap ? o->cap : PROC_DEFAULT_CAP;
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	/* [stream][end]: stdin, stdout, stderr; read end, write end */
+	int p[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}}, child[3], ours[3];
 	double start = clock_now_s(),
 	       deadline = start + (double)o->timeout_ms / 1e3;
 	pid_t pid = -1;
-	int rc, wstatus = 0;
+	int rc = 0, wstatus = 0, i;
 
 	proc_result_release(out);
-	if (make_pipe(outp) < 0 || make_pipe(errp) < 0) {
-		rc = error_set(err, GCAMP_EFATAL, "cannot run '%s': pipe: %s",
-			       argv[0], strerror(errno));
-		goto out;
-	}
-	if ((rc = spawn(&pid, argv, o, outp[1], errp[1], err)) < 0)
-		goto out;
-	close_fd(&outp[1]);
-	close_fd(&errp[1]);
-	while (outp[0] >= 0 || errp[0] >= 0) {
-		struct pollfd p[2] = {{outp[0], POLLIN, 0},
-				      {errp[0], POLLIN, 0}};
-		int wait_ms = -1;
-
-		if (o->timeout_ms > 0 && !out->timed_out) {
-			double left = deadline - clock_now_s();
-
-			if (left <= 0) {
-				kill(pid, SIGKILL);
-				out->timed_out = 1;
-				/* a grandchild may hold the pipes open */
-				break;
-			}
-			wait_ms = (int)(left * 1e3) + 1;
-		}
-		if (poll(p, 2, wait_ms) < 0) {
-			if (errno == EINTR)
-				continue;
+	for (i = 0; i < 3 && !o->inherit_stdio; i++)
+		if ((i || o->in) && make_pipe(p[i]) < 0) {
 			rc = error_set(err, GCAMP_EFATAL,
-				       "cannot read from '%s': %s", argv[0],
+				       "cannot run '%s': pipe: %s", argv[0],
 				       strerror(errno));
-			kill(pid, SIGKILL);
-			break;
+			goto out;
 		}
-		if (p[0].revents)
-			drain(&outp[0], &out->out, cap, &out->out_truncated, 0);
-		if (p[1].revents)
-			drain(&errp[0], &out->err, cap, &out->err_truncated,
-			      o->tee_stderr);
-	}
+	child[0] = p[0][0];
+	child[1] = p[1][1];
+	child[2] = p[2][1];
+	if ((rc = spawn(&pid, argv, o, child, err)) < 0)
+		goto out;
+	close_fd(&p[0][0]);
+	close_fd(&p[1][1]);
+	close_fd(&p[2][1]);
+	if (p[0][1] >= 0)
+		fcntl(p[0][1], F_SETFL, O_NONBLOCK);
+	ours[0] = p[0][1];
+	ours[1] = p[1][0];
+	ours[2] = p[2][0];
+	rc = pump(out, pid, ours, o, argv[0], deadline, err);
+	p[0][1] = ours[0];
+	p[1][0] = ours[1];
+	p[2][0] = ours[2];
 	while (wait4(pid, &wstatus, 0, &out->ru) < 0)
 		if (errno != EINTR) {
 			if (!rc)
@@ -192,10 +301,28 @@ int proc_run(struct proc_result *out, const char *const *argv,
 		out->status = WEXITSTATUS(wstatus);
 	}
 out:
-	close_fd(&outp[0]);
-	close_fd(&outp[1]);
-	close_fd(&errp[0]);
-	close_fd(&errp[1]);
+	for (i = 0; i < 3; i++) {
+		close_fd(&p[i][0]);
+		close_fd(&p[i][1]);
+	}
+	return rc;
+}
+
+int proc_git(struct proc_result *out, const char *const *args,
+	     const struct proc_opts *opts, struct error *err)
+{
+	static const struct proc_opts defaults = {.stdin_null = 1};
+	const char **argv;
+	size_t n = 0;
+	int rc;
+
+	while (args[n])
+		n++;
+	argv = xcalloc(n + 2, sizeof(*argv));
+	argv[0] = "git";
+	memcpy(argv + 1, args, n * sizeof(*args));
+	rc = proc_run(out, argv, opts ? opts : &defaults, err);
+	free(argv);
 	return rc;
 }
 

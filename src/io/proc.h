@@ -1,6 +1,6 @@
-/* Running another program: spawn with an argument vector (no shell), capture
- * its standard output and error, wait for it, and report its exit status,
- * time and resource use. */
+/* Running another program, the one spawner: an argument vector (no shell),
+ * stdin data, standard output and error captured or inherited, a child-only
+ * environment; its exit status, time and resource use. */
 #ifndef GCAMP_PROC_H
 #define GCAMP_PROC_H
 
@@ -11,12 +11,25 @@
 #include "util/error.h"
 
 struct proc_opts {
-	const char *dir;	/* working directory of the child; NULL: ours */
-	int stdin_null;		/* 1: stdin from /dev/null; 0: inherited */
-	int tee_stderr;		/* 1: also copy the child's stderr to ours */
-	size_t cap;		/* bytes kept of each stream; 0: 4 MiB */
-	long timeout_ms;	/* > 0: SIGKILL the child after this long */
-	const char *const *env; /* NULL-terminated; NULL: inherit ours */
+	const char *dir; /* working directory of the child; NULL: ours */
+	int stdin_null;	 /* 1: stdin from /dev/null; 0: inherited */
+	int tee_stderr;	 /* 1: also copy the child's stderr to ours */
+	size_t cap;	 /* bytes kept of each stream; 0: 4 MiB */
+	long timeout_ms; /* > 0: SIGKILL the child after this long */
+	/* Changes to the child's environment, NULL-terminated; NULL: ours
+	 * as it is. "NAME=VALUE" sets NAME, "NAME" removes it. They apply
+	 * to the child's envp only: our own environment never changes. */
+	const char *const *env;
+	/* stdin data: the child reads these in_len bytes, then end of file
+	 * (stdin_null is then ignored); NULL: stdin as stdin_null says. A
+	 * child that exits or closes its stdin before reading them all is
+	 * not an error, and costs us no SIGPIPE. */
+	const char *in;
+	size_t in_len;
+	/* 1: the child uses our stdin, stdout and stderr (a pager, `man`):
+	 * nothing is captured, and stdin_null, in, tee_stderr, cap and
+	 * timeout_ms are ignored */
+	int inherit_stdio;
 };
 
 struct proc_result {
@@ -39,14 +52,29 @@ struct proc_result {
 /*
  * Runs argv[0], looked up on PATH as execvp does, with argv (NULL-terminated)
  * and waits for it. opts may be NULL (all defaults). Both output streams are
- * read as the child writes them, so neither can fill up and block it. Returns
- * 0 once the child ran and ended, whatever its exit status (look at
- * out->status), or GCAMP_EFATAL when it could not be started ("cannot run
- * 'git': No such file or directory") or the pipes failed. out must be
- * initialised with PROC_RESULT_INIT (or released); release it with
- * proc_result_release() in every case.
+ * read as the child writes them, and opts->in is written as it reads, so no
+ * pipe can fill up and block either side. It is the only place that spawns
+ * a program: no other file forks, or changes our environment or our signal
+ * dispositions for a child. Returns 0 once the child ran and ended, whatever
+ * its exit status (look at out->status), or GCAMP_EFATAL when it could not
+ * be started ("cannot run 'git': No such file or directory") or the pipes
+ * failed. out must be initialised with PROC_RESULT_INIT (or released);
+ * release it with proc_result_release() in every case.
  */
 int proc_run(struct proc_result *out, const char *const *argv,
+	     const struct proc_opts *opts, struct error *err);
+
+/*
+ * Runs `git ARGS...` (args NULL-terminated, without "git") as proc_run
+ * does; opts NULL means stdin from /dev/null and the other defaults. The
+ * one rule for git's environment: git runs where we run (or in opts->dir),
+ * with our environment and opts->env only. It is never given GIT_DIR,
+ * GIT_WORK_TREE or --git-dir: it finds the repository by git's own
+ * discovery from the same directory and environment, as we found it
+ * (io/repo.h, io/gitlite.h), and the hooks it runs (fetch, push) see only
+ * what git itself gives them. Returns as proc_run.
+ */
+int proc_git(struct proc_result *out, const char *const *args,
 	     const struct proc_opts *opts, struct error *err);
 
 /* 1 when prog (a name without '/') is an executable file in a folder of

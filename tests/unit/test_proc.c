@@ -1,10 +1,13 @@
 /* Unit tests for src/io/proc.c: output capture, exit status, signals,
- * timeouts, the output cap and the spawn options. */
+ * timeouts, the output cap, the spawn options, stdin data and the child's
+ * own environment. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/proc.h"
@@ -92,6 +95,102 @@ static void options(void **state)
 	proc_result_release(&res);
 }
 
+static void stdin_data_and_child_env_leave_our_environment_alone(void **state)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	const char *env[] = {"GCAMP_PROC_CHILD_ONLY=yes", "GCAMP_PROC_OURS",
+			     "GCAMP_PROC_OVERRIDE=child", NULL};
+	struct proc_opts o = {0};
+
+	(void)state;
+	setenv("GCAMP_PROC_OURS", "ours", 1);
+	setenv("GCAMP_PROC_OVERRIDE", "parent", 1);
+	unsetenv("GCAMP_PROC_CHILD_ONLY");
+	o.in = "line one\nline two\n";
+	o.in_len = strlen(o.in);
+	o.env = env;
+	run_sh(&res,
+	       "cat; echo \"$GCAMP_PROC_CHILD_ONLY\"; "
+	       "echo \"${GCAMP_PROC_OURS-removed}\"; "
+	       "echo \"$GCAMP_PROC_OVERRIDE\"",
+	       &o);
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out.ptr,
+			    "line one\nline two\nyes\nremoved\nchild\n");
+	/* the changes were the child's alone */
+	assert_null(getenv("GCAMP_PROC_CHILD_ONLY"));
+	assert_string_equal(getenv("GCAMP_PROC_OURS"), "ours");
+	assert_string_equal(getenv("GCAMP_PROC_OVERRIDE"), "parent");
+	/* empty data: the child reads end of file at once */
+	o.in = "";
+	o.in_len = 0;
+	o.env = NULL;
+	run_sh(&res, "wc -c", &o);
+	assert_int_equal(atoi(res.out.ptr), 0);
+	unsetenv("GCAMP_PROC_OURS");
+	unsetenv("GCAMP_PROC_OVERRIDE");
+	proc_result_release(&res);
+}
+
+static int pipe_signals;
+
+static void count_pipe(int sig)
+{
+	(void)sig;
+	pipe_signals++;
+}
+
+static void sigpipe_state(struct sigaction *act, int *blocked, int *pending)
+{
+	sigset_t set;
+
+	assert_int_equal(sigaction(SIGPIPE, NULL, act), 0);
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &set), 0);
+	*blocked = sigismember(&set, SIGPIPE);
+	assert_int_equal(sigpending(&set), 0);
+	*pending = sigismember(&set, SIGPIPE);
+}
+
+/* More than a pipe holds, to a child that exits without reading: the write
+ * meets a closed pipe, and neither kills us nor leaves a trace. */
+static void unread_stdin_leaves_sigpipe_as_it_was(void **state)
+{
+	static char big[1 << 20];
+	struct proc_result res = PROC_RESULT_INIT;
+	struct proc_opts o = {0};
+	struct sigaction act, now, old;
+	int blocked, pending;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	o.in = big;
+	o.in_len = sizeof(big);
+	/* the default disposition: an unprotected write would end the test */
+	signal(SIGPIPE, SIG_DFL);
+	run_sh(&res, "exit 7", &o);
+	assert_int_equal(res.status, 7);
+	sigpipe_state(&now, &blocked, &pending);
+	assert_true(now.sa_handler == SIG_DFL);
+	assert_false(blocked);
+	assert_false(pending);
+
+	/* a handler of the caller's stays, and is not called */
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = count_pipe;
+	sigemptyset(&act.sa_mask);
+	assert_int_equal(sigaction(SIGPIPE, &act, &old), 0);
+	pipe_signals = 0;
+	run_sh(&res, "exec 0<&-; sleep 0.1", &o);
+	assert_int_equal(res.status, 0);
+	sigpipe_state(&now, &blocked, &pending);
+	assert_true(now.sa_handler == count_pipe);
+	assert_false(blocked);
+	assert_false(pending);
+	assert_int_equal(pipe_signals, 0);
+	assert_int_equal(sigaction(SIGPIPE, &old, NULL), 0);
+	proc_result_release(&res);
+}
+
 static void cannot_run(void **state)
 {
 	struct proc_result res = PROC_RESULT_INIT;
@@ -128,6 +227,9 @@ int main(void)
 		cmocka_unit_test(signals_and_timeout),
 		cmocka_unit_test(cap_keeps_the_tail),
 		cmocka_unit_test(options),
+		cmocka_unit_test(
+			stdin_data_and_child_env_leave_our_environment_alone),
+		cmocka_unit_test(unread_stdin_leaves_sigpipe_as_it_was),
 		cmocka_unit_test(cannot_run),
 		cmocka_unit_test(last_line),
 	};

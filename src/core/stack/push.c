@@ -170,7 +170,6 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 	const size_t *order = req->order;
 	size_t n = req->n, k;
 	struct proc_result res = PROC_RESULT_INIT;
-	struct proc_opts po = {NULL, 1, 0, 0, 0, NULL};
 	struct strvec argv = STRVEC_INIT, leases = STRVEC_INIT,
 		      specs = STRVEC_INIT;
 	int *forced = xcalloc(n + 1, sizeof(*forced));
@@ -194,7 +193,6 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 							    : ""));
 		goto out;
 	}
-	strvec_push(&argv, "git");
 	strvec_push(&argv, "push");
 	strvec_push(&argv, "--porcelain");
 	for (k = 0; k < leases.nr; k++)
@@ -203,8 +201,8 @@ int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 	for (k = 0; k < specs.nr; k++)
 		strvec_push(&argv, specs.v[k]);
 	trace_printf("submit: run git push");
-	if ((rc = proc_run(&res, (const char *const *)argv.v, &po, &ctx->err)) <
-	    0)
+	if ((rc = proc_git(&res, (const char *const *)argv.v, NULL,
+			   &ctx->err)) < 0)
 		goto out;
 	rc = read_outcomes(lines, ctx, req, forced, &res);
 out:
