@@ -7,20 +7,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/gitcfg_parse.h"
+#include "io/proc.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
-
-extern char **environ;
 
 /* Config files and refs are small; a cap keeps a runaway file from
  * costing the user's commit its speed. */
@@ -211,77 +208,25 @@ static int read_config_file(struct gitlite *g, struct buf *b, const char *path,
 	return 0;
 }
 
-int gitlite_git(struct buf *out, const struct gitlite *g,
-		const char *const *args, struct error *err)
-{
-	char *argv[16];
-	posix_spawn_file_actions_t fa;
-	int fds[2], status = 0, rc = 0;
-	char chunk[8192];
-	size_t i;
-	pid_t pid;
-	ssize_t n;
-
-	argv[0] = xstrdup("git");
-	for (i = 0; i < 14 && args[i]; i++)
-		argv[i + 1] = xstrdup(args[i]);
-	argv[i + 1] = NULL;
-	buf_reset(out);
-	if (pipe(fds) < 0) {
-		rc = error_set(err, GCAMP_EFATAL, "cannot run git: %s",
-			       strerror(errno));
-		goto out;
-	}
-	/* the child finds the same repository, whatever its directory */
-	if (g && setenv("GIT_DIR", g->git_dir, 0) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		rc = error_set(err, GCAMP_EFATAL, "cannot run git");
-		goto out;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
-		rc = error_set(err, GCAMP_EFATAL, "cannot run git: %s",
-			       strerror(rc));
-		goto out;
-	}
-	while ((n = read(fds[0], chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (out->len + (size_t)n <= READ_CAP)
-			buf_add(out, chunk, (size_t)n);
-	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		rc = error_set(err, GCAMP_EFATAL, "'git %s' failed", args[0]);
-out:
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	return rc;
-}
-
-/* `git config -z --list`: KEY\nVALUE\0 (KEY\0 when valueless). */
+/* `git config -z --list`: KEY\nVALUE\0 (KEY\0 when valueless). git finds
+ * the repository as we did (the rule of proc_git). */
 static int config_from_git(struct gitlite *g, struct error *err)
 {
 	static const char *const args[] = {"config", "-z", "--list", NULL};
-	struct buf b = BUF_INIT;
+	struct proc_opts po = {.stdin_null = 1, .cap = READ_CAP};
+	struct proc_result r = PROC_RESULT_INIT;
 	const char *p, *end;
 	int rc;
 
-	if ((rc = gitlite_git(&b, g, args, err)) < 0)
+	if ((rc = proc_git(&r, args, &po, err)) < 0)
 		goto out;
+	if (r.status || r.out_truncated) {
+		rc = error_set(err, GCAMP_EFATAL, "'git %s' failed", args[0]);
+		goto out;
+	}
 	strvec_clear(&g->cfg);
-	for (p = b.ptr, end = b.ptr + b.len; p < end; p += strlen(p) + 1) {
+	for (p = r.out.ptr, end = r.out.ptr + r.out.len; p < end;
+	     p += strlen(p) + 1) {
 		const char *nl = strchr(p, '\n');
 		char *key = nl ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
 
@@ -290,7 +235,7 @@ static int config_from_git(struct gitlite *g, struct error *err)
 		strvec_push(&g->cfg, nl ? nl + 1 : "true");
 	}
 out:
-	buf_release(&b);
+	proc_result_release(&r);
 	return rc;
 }
 

@@ -84,10 +84,4 @@ int gitlite_branch_name_valid(const char *name);
 /* 1 when name may name a remote: refs/remotes/NAME/test valid. */
 int gitlite_remote_name_valid(const char *name);
 
-/* Runs `git ARGS...` (at most 14) for this repository (GIT_DIR set unless
- * it is already), its standard output in out. GCAMP_EFATAL when git
- * cannot run or exits non-zero. */
-int gitlite_git(struct buf *out, const struct gitlite *g,
-		const char *const *args, struct error *err);
-
 #endif

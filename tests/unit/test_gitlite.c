@@ -316,6 +316,31 @@ static void config_reads_and_writes(void **state)
 	repo_lib_shutdown();
 }
 
+/* A config with an include is read by `git config`, which finds the
+ * repository as we did: from a subfolder, and without our process being
+ * given GIT_DIR (which would make the folder we run in the top of the work
+ * tree for every program we run later). */
+static void config_through_git_leaves_git_dir_unset(void **state)
+{
+	struct gitlite g = GITLITE_INIT;
+	struct error err = ERROR_INIT;
+	const char *v;
+
+	(void)state;
+	cd("r");
+	sh("printf '[campaign]\\n\\tbase = included\\n' > ../inc && "
+	   "git config include.path ../../inc");
+	cd("r/sub/dir");
+	assert_null(getenv("GIT_DIR"));
+	assert_int_equal(gitlite_open(&g, &err), 0);
+	assert_int_equal(g.includes, 1);
+	v = gitlite_get(&g, "campaign.base");
+	assert_non_null(v);
+	assert_string_equal(v, "included");
+	assert_null(getenv("GIT_DIR"));
+	gitlite_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +351,9 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(config_reads_and_writes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			config_through_git_leaves_git_dir_unset, setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

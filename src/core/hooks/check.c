@@ -15,6 +15,7 @@
 #include "io/db.h"
 #include "io/gitlite.h"
 #include "io/prcache.h"
+#include "io/proc.h"
 #include "util/xalloc.h"
 
 const char *const hooks_names[] = {
@@ -96,14 +97,14 @@ static long unpushed(struct hook *h, const char *branch)
 	char oid[41], *ref = xasprintf("refs/remotes/%s/%s", h->remote, branch);
 	char *range = xasprintf("%s..HEAD", ref);
 	const char *args[] = {"rev-list", "--count", range, "--", NULL};
-	struct buf out = BUF_INIT;
+	struct proc_result r = PROC_RESULT_INIT;
 	struct error ignored = ERROR_INIT;
 	long n = -1;
 
 	if (refs_resolve(oid, &h->refs, ref) == 0 &&
-	    gitlite_git(&out, &h->g, args, &ignored) == 0)
-		n = strtol(out.ptr, NULL, 10);
-	buf_release(&out);
+	    proc_git(&r, args, NULL, &ignored) == 0 && r.status == 0)
+		n = strtol(r.out.ptr, NULL, 10);
+	proc_result_release(&r);
 	free(ref);
 	free(range);
 	return n;
