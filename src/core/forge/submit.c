@@ -147,28 +147,22 @@ static int record_pr(struct ctx *ctx, const char *branch,
 	return 0;
 }
 
-static int run_git(struct proc_result *res, struct ctx *ctx,
-		   const char *const *argv)
-{
-	struct proc_opts po = {NULL, 1, 0, 0, 0, NULL};
-
-	trace_printf("submit: run git %s", argv[1]);
-	return proc_run(res, argv, &po, &ctx->err);
-}
-
 /* the subject of the oldest commit of b over its parent */
 static char *first_subject(struct ctx *ctx, const struct stack_branch *b)
 {
 	struct proc_result res = PROC_RESULT_INIT;
 	struct buf range = BUF_INIT;
-	const char *argv[] = {"git", "log", "--reverse", "--format=%s",
-			      NULL,  "--",  NULL};
+	const char *args[] = {"log", "--reverse", "--format=%s",
+			      NULL,  "--",	  NULL};
 	char *nl, *s = NULL;
 
+	if (!b->parent_found)
+		return xstrdup(b->name);
 	buf_addf(&range, "refs/heads/%s..refs/heads/%s", b->parent, b->name);
-	argv[4] = range.ptr;
-	if (b->parent_found && run_git(&res, ctx, argv) == 0 &&
-	    res.status == 0 && res.out.len) {
+	args[3] = range.ptr;
+	trace_printf("submit: run git %s", args[0]);
+	if (proc_git(&res, args, NULL, &ctx->err) == 0 && res.status == 0 &&
+	    res.out.len) {
 		nl = strchr(res.out.ptr, '\n');
 		if (nl)
 			*nl = '\0';

@@ -92,24 +92,15 @@ done:
 	buf_release(&last_error);
 }
 
-/* Runs `git ARGS...` with stdin closed. It runs where we run, with our
- * environment, so it finds the repository we opened as we found it; no
- * --git-dir, which would reach hooks as GIT_DIR. */
+/* Runs `git ARGS...` with stdin closed, as proc_git finds the repository:
+ * where we run, with our environment, no GIT_DIR. */
 static int run_git(struct proc_result *res, struct syncer *s,
 		   const struct strvec *args, int tee)
 {
-	struct strvec argv = STRVEC_INIT;
-	struct proc_opts po = {NULL, 1, tee, 0, 0, NULL};
-	size_t i;
-	int rc;
+	struct proc_opts po = {.stdin_null = 1, .tee_stderr = tee};
 
-	strvec_push(&argv, "git");
-	for (i = 0; i < args->nr; i++)
-		strvec_push(&argv, args->v[i]);
 	trace_printf("sync: run git %s", args->v[0]);
-	rc = proc_run(res, (const char *const *)argv.v, &po, &s->ctx->err);
-	strvec_clear(&argv);
-	return rc;
+	return proc_git(res, (const char *const *)args->v, &po, &s->ctx->err);
 }
 
 /* The commit a ref points at, or NULL when the ref does not exist. */
