@@ -8,22 +8,15 @@
 #include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "util/clock.h"
+#include "io/proc.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
-
-extern char **environ;
 
 char *host_path(const char *path)
 {
@@ -303,71 +296,36 @@ char *host_java_on_path(void)
 }
 
 /* Runs argv with its standard error into out (at most 64 KiB), standard
- * input and output on /dev/null, killed after timeout_s. */
-static int run_stderr(struct buf *out, int *status, char *const argv[],
-		      double timeout_s, struct error *err)
+ * input on /dev/null, killed after timeout_s; its exit status (128 +
+ * signal) in *status. */
+static int run_stderr(struct buf *out, int *status, const char *const argv[],
+		      long timeout_s, struct error *err)
 {
-	posix_spawn_file_actions_t fa;
-	int fds[2] = {-1, -1}, rc = 0, killed = 0;
-	double deadline = clock_now_s() + timeout_s;
-	pid_t pid;
+	struct proc_opts po = {
+		.stdin_null = 1, .cap = 65536, .timeout_ms = timeout_s * 1000};
+	struct proc_result r = PROC_RESULT_INIT;
+	int rc;
 
-	if (pipe(fds) < 0)
-		return error_set(err, GCAMP_EFATAL, "cannot run '%s': %s",
-				 argv[0], strerror(errno));
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (rc) {
-		close(fds[0]);
-		return error_set(err, GCAMP_EFATAL, "cannot run '%s': %s",
-				 argv[0], strerror(rc));
+	if ((rc = proc_run(&r, argv, &po, err)) < 0)
+		goto out;
+	if (r.timed_out) {
+		rc = error_set(err, GCAMP_EFATAL,
+			       "'%s' did not answer within %ld s", argv[0],
+			       timeout_s);
+		goto out;
 	}
-	for (;;) {
-		struct pollfd p = {fds[0], POLLIN, 0};
-		double left = deadline - clock_now_s();
-		char chunk[4096];
-		ssize_t n;
-
-		if (left <= 0) {
-			kill(pid, SIGKILL);
-			killed = 1;
-			break;
-		}
-		n = poll(&p, 1, (int)(left * 1000) + 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			continue;
-		n = read(fds[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (out->len < 65536)
-			buf_add(out, chunk, (size_t)n);
-	}
-	close(fds[0]);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	if (killed)
-		return error_set(err, GCAMP_EFATAL,
-				 "'%s' did not answer within %.0f s", argv[0],
-				 timeout_s);
-	return 0;
+	buf_add(out, r.err.ptr, r.err.len);
+	*status = r.status;
+out:
+	proc_result_release(&r);
+	return rc;
 }
 
 int host_jdk_from_java(struct host_jdk *out, const char *java,
 		       struct error *err)
 {
-	char *argv[] = {(char *)java, (char *)"-XshowSettings:properties",
-			(char *)"-version", NULL};
+	const char *argv[] = {java, "-XshowSettings:properties", "-version",
+			      NULL};
 	struct buf b = BUF_INIT;
 	int status = 0, rc;
 	const char *q;
@@ -376,7 +334,7 @@ int host_jdk_from_java(struct host_jdk *out, const char *java,
 	trace_printf("fingerprint: running %s -version", java);
 	if ((rc = run_stderr(&b, &status, argv, 10, err)) < 0)
 		goto out;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (status) {
 		rc = error_set(err, GCAMP_EFATAL, "'%s -version' failed", java);
 		goto out;
 	}
