@@ -1,19 +1,23 @@
 /* Unit tests for the pure parts of src/io/http.c, src/io/github*.c and
  * src/core/views/umbrella.c: Link parsing, redaction, error wording, retry
  * decisions, base URLs, JSON mapping on GitHub's examples, body limits,
- * umbrella marker splicing. */
+ * umbrella marker splicing, and the token helpers' environment. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/views/umbrella.h"
 #include "io/github/github.h"
 #include "io/http.h"
+#include "util/xalloc.h"
 
 static char *slurp(const char *name)
 {
@@ -324,6 +328,46 @@ static void bodies_over_githubs_limits_are_refused(void **state)
 	free(s);
 }
 
+/* `gh auth token` runs without prompts in an environment of its own; asking
+ * it changes neither our environment nor how we take SIGPIPE. */
+static void token_helper_leaves_our_process_as_it_was(void **state)
+{
+	char dir[] = "/tmp/gcamp-token.XXXXXX";
+	char *gh, *old_path = xstrdup(getenv("PATH")), *tok = NULL;
+	struct error err = ERROR_INIT;
+	struct sigaction now;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	gh = xasprintf("%s/gh", dir);
+	fp = fopen(gh, "w");
+	assert_non_null(fp);
+	fputs("#!/bin/sh\necho \"t-$GH_PROMPT_DISABLED-${GIT_ASKPASS-none}\"\n",
+	      fp);
+	fclose(fp);
+	assert_int_equal(chmod(gh, 0755), 0);
+	unsetenv("GH_TOKEN");
+	unsetenv("GITHUB_TOKEN");
+	unsetenv("GH_PROMPT_DISABLED");
+	setenv("GIT_ASKPASS", "/bin/false", 1);
+	setenv("PATH", dir, 1);
+	signal(SIGPIPE, SIG_DFL);
+	assert_int_equal(github_token(&tok, "github.com", &err), 0);
+	setenv("PATH", old_path, 1);
+	assert_string_equal(tok, "t-1-none");
+	assert_null(getenv("GH_PROMPT_DISABLED"));
+	assert_string_equal(getenv("GIT_ASKPASS"), "/bin/false");
+	assert_int_equal(sigaction(SIGPIPE, NULL, &now), 0);
+	assert_true(now.sa_handler == SIG_DFL);
+	unsetenv("GIT_ASKPASS");
+	unlink(gh);
+	rmdir(dir);
+	free(gh);
+	free(tok);
+	free(old_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +379,7 @@ int main(void)
 		cmocka_unit_test(json_mapping_on_githubs_examples),
 		cmocka_unit_test(splice_keeps_the_human_text),
 		cmocka_unit_test(bodies_over_githubs_limits_are_refused),
+		cmocka_unit_test(token_helper_leaves_our_process_as_it_was),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,20 +1,12 @@
 /* Finding a GitHub token: environment variables, then `gh auth token`, then
  * `git credential fill` without prompts. The token travels only through
  * pipes and memory: never argv, never a trace, never an error message. */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "io/github/github.h"
+#include "io/proc.h"
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -33,111 +25,47 @@ int github_host_is_enterprise(const char *host)
 	return 1;
 }
 
-/* 1 when an executable named name is on PATH */
-static int on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dup, *dir, *save = NULL, *p;
-	int found = 0;
-
-	if (!path)
-		return 0;
-	dup = xstrdup(path);
-	for (dir = strtok_r(dup, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		p = xasprintf("%s/%s", *dir ? dir : ".", name);
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(dup);
-	return found;
-}
-
-/*
- * Runs argv with stdin fed from in (then closed), stderr to /dev/null, and
- * its stdout (at most 64 KiB) into out; gives up after 10 s (killing it) so
- * that a helper waiting for someone can never hang us. Returns the exit
- * status, or -1.
- */
-static int run_capture(struct buf *out, const char *const *argv, const char *in)
-{
-	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, status = -1, devnull;
-	pid_t pid;
-	time_t start = time(NULL);
-
-	if (pipe(inp) < 0 || pipe(outp) < 0)
-		goto fail;
-	pid = fork();
-	if (pid < 0)
-		goto fail;
-	if (pid == 0) {
-		devnull = open("/dev/null", O_WRONLY);
-		dup2(inp[0], 0);
-		dup2(outp[1], 1);
-		if (devnull >= 0)
-			dup2(devnull, 2);
-		close(inp[0]);
-		close(inp[1]);
-		close(outp[0]);
-		close(outp[1]);
-		setenv("GIT_TERMINAL_PROMPT", "0", 1);
-		setenv("GCM_INTERACTIVE", "Never", 1);
-		setenv("GCM_MODAL_PROMPT", "false", 1);
-		setenv("GH_PROMPT_DISABLED", "1", 1);
-		unsetenv("GIT_ASKPASS");
-		unsetenv("SSH_ASKPASS");
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(inp[0]);
-	close(outp[1]);
-	inp[0] = outp[1] = -1;
-	signal(SIGPIPE, SIG_IGN);
-	if (in && write(inp[1], in, strlen(in)) < 0)
-		trace_printf("token: cannot write to '%s'\n", argv[0]);
-	close(inp[1]);
-	inp[1] = -1;
-	for (;;) {
-		struct pollfd pfd = {outp[0], POLLIN, 0};
-		char chunk[4096];
-		ssize_t n;
-
-		if (time(NULL) - start > 10) {
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&pfd, 1, 500) <= 0)
-			continue;
-		n = read(outp[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (out->len < 65536)
-			buf_add(out, chunk, (size_t)n);
-	}
-	close(outp[0]);
-	outp[0] = -1;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-fail:
-	if (inp[0] >= 0)
-		close(inp[0]);
-	if (inp[1] >= 0)
-		close(inp[1]);
-	if (outp[0] >= 0)
-		close(outp[0]);
-	if (outp[1] >= 0)
-		close(outp[1]);
-	return -1;
-}
-
 static void wipe(struct buf *b)
 {
 	if (b->cap)
 		memset(b->ptr, 0, b->len);
 	buf_release(b);
+}
+
+/* What a helper may not do while we wait for it: ask a person. */
+static const char *const no_prompts[] = {"GIT_TERMINAL_PROMPT=0",
+					 "GCM_INTERACTIVE=Never",
+					 "GCM_MODAL_PROMPT=false",
+					 "GH_PROMPT_DISABLED=1",
+					 "GIT_ASKPASS",
+					 "SSH_ASKPASS",
+					 NULL};
+
+/*
+ * Runs argv with in as its stdin, its stderr discarded and its stdout (at
+ * most 64 KiB) into out, without prompts; gives up after 10 s (killing it)
+ * so that a helper waiting for someone can never hang us. Returns the exit
+ * status, or -1.
+ */
+static int run_capture(struct buf *out, const char *const *argv, const char *in)
+{
+	struct proc_opts po = {.cap = 65536,
+			       .timeout_ms = 10000,
+			       .env = no_prompts,
+			       .in = in,
+			       .in_len = strlen(in)};
+	struct proc_result r = PROC_RESULT_INIT;
+	struct error ignored = ERROR_INIT;
+	int status = -1;
+
+	if (proc_run(&r, argv, &po, &ignored) == 0 && !r.signaled) {
+		buf_add(out, r.out.ptr, r.out.len);
+		status = r.status;
+	}
+	wipe(&r.out);
+	wipe(&r.err);
+	proc_result_release(&r);
+	return status;
 }
 
 static char *from_gh(const char *host)
@@ -198,7 +126,7 @@ int github_token(char **out, const char *host, struct error *err)
 			return 0;
 		}
 	}
-	has_gh = on_path("gh");
+	has_gh = proc_on_path("gh");
 	if (has_gh && (*out = from_gh(host))) {
 		trace_printf("token: from gh auth token\n");
 		return 0;
