@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "core/hooks/hooks.h"
+#include "util/options.h"
 #include "util/xalloc.h"
 
 int main(int argc, char **argv)
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
 		for (i = 1; i < (size_t)argc; i++)
 			args[i] = argv[i];
 	}
+	options_set_man(cmd_show_man);
 	status = cmd_hook_exec(argc, args);
 	free(args);
 	if (fflush(stdout) && errno != EPIPE)

@@ -149,7 +149,7 @@ static int run(int argc, const char **argv)
 			return unknown_command(topic);
 		snprintf(page, sizeof(page), "git-campaign%s%s",
 			 topic ? "-" : "", topic ? topic : "");
-		if (help_open_man(page) == 0)
+		if (cmd_show_man(page) == 0)
 			return 0;
 		print_usage(stdout);
 		return 129;
@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 {
 	int status;
 
+	options_set_man(cmd_show_man);
 	status = run(argc, (const char **)argv);
 	repo_lib_shutdown();
 	return check_stdout(status);

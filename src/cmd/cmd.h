@@ -86,6 +86,12 @@ int cmd_need_campaign(struct ctx *ctx);
  * hook` and git-campaign-hook; it never loads libgit2. */
 int cmd_hook_exec(int argc, const char **argv);
 
+/* Runs `man PAGE` on our terminal and waits for it: 0 when it showed the
+ * page, -1 when man could not be run (said on stderr as "warning: cannot
+ * run 'man': ...") or has no such page (man said so). What --help calls
+ * (options_set_man), in both binaries: it never loads libgit2. */
+int cmd_show_man(const char *page);
+
 /* Prints ctx's error (fatal:/error: and hint: lines) and returns its exit
  * status. */
 int cmd_fail(struct ctx *ctx);

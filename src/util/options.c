@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "util/buf.h"
 #include "util/strvec.h"
@@ -49,25 +46,12 @@ void usage_print(const char *const *usage, const struct option *opts,
 	}
 }
 
-int help_open_man(const char *page)
-{
-	int status;
-	pid_t pid;
+/* set once by main (options_set_man): util/ runs no programs itself */
+static int (*show_man)(const char *page);
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp("man", "man", page, (char *)NULL);
-		fprintf(stderr, "warning: cannot run 'man': %s\n",
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+void options_set_man(int (*fn)(const char *page))
+{
+	show_man = fn;
 }
 
 int parse_options_status(int n)
@@ -303,7 +287,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			struct buf page = BUF_INIT;
 
 			man_page_name(&page, usage[0]);
-			n = help_open_man(page.ptr);
+			n = show_man ? show_man(page.ptr) : -1;
 			buf_release(&page);
 			if (n == 0)
 				return PARSE_OPTIONS_DONE;

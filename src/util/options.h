@@ -108,8 +108,10 @@ int parse_options_status(int n);
 int usage_error(const char *const *usage, const struct option *opts,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Runs `man PAGE` and waits for it: 0 when it showed the page, -1 when man
- * could not be run or has no such page (it said so on stderr). */
-int help_open_man(const char *page);
+/* Sets what "--help" calls to show the man page PAGE ("git-campaign-init"):
+ * fn returns 0 when it showed the page, -1 when it could not (having said
+ * why on stderr). main sets it once; until then, or with NULL, "--help"
+ * prints the usage as when the page is missing. */
+void options_set_man(int (*fn)(const char *page));
 
 #endif
