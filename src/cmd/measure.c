@@ -11,6 +11,7 @@
 #include "cmd/measure.h"
 #include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
+#include "core/measure/convert.h"
 #include "core/measure/measure.h"
 #include "import/formats.h"
 #include "io/repo.h"
@@ -361,7 +362,7 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	if (cmd_need_campaign(ctx) < 0 ||
-	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
+	    convert_import_path(&set, fmt, argv[0], &ctx->err) < 0)
 		goto fail;
 	if (!set.nr) {
 		error_set(&ctx->err, GCAMP_EFATAL, "no measurements in '%s'",

@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/machine/fingerprint.h"
+#include "core/measure/convert.h"
 #include "core/records/testrun.h"
 #include "core/views/testdiff.h"
 #include "util/buf.h"
@@ -50,7 +51,7 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (format)
 		fmt = import_format_find(format);
 	if (cmd_need_campaign(ctx) < 0 || cmd_commit_arg(&oid, ctx, rev) < 0 ||
-	    import_path(&set, fmt, argv[0], &ctx->err) < 0)
+	    convert_import_path(&set, fmt, argv[0], &ctx->err) < 0)
 		goto fail;
 	if (strcmp(set.format, "junit") && strcmp(set.format, "tornado-test")) {
 		error_set(&ctx->err, GCAMP_EFATAL,

@@ -103,7 +103,7 @@ static int read_fd(struct buf *out, int fd, const char *path, struct error *err)
 	}
 }
 
-static int read_file(struct buf *out, const char *path, struct error *err)
+int import_read_file(struct buf *out, const char *path, struct error *err)
 {
 	int fd, rc;
 
@@ -187,7 +187,7 @@ static int import_dir(struct import_set *out, const struct import_format *fmt,
 		char *file = xasprintf("%s/%s", path, names.v[i]);
 
 		buf_reset(&data);
-		rc = read_file(&data, file, err);
+		rc = import_read_file(&data, file, err);
 		if (!rc)
 			rc = import_data(out, fmt, data.ptr, data.len, file,
 					 err);
@@ -210,7 +210,7 @@ int import_path(struct import_set *out, const struct import_format *fmt,
 
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
 		return import_dir(out, fmt, path, err);
-	rc = read_file(&data, path, err);
+	rc = import_read_file(&data, path, err);
 	if (!rc)
 		rc = import_data(out, fmt, data.ptr, data.len, path, err);
 	buf_release(&data);

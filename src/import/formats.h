@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "import/rec.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 /* One importer: a name for --format, a detector, a parser.
@@ -45,6 +46,11 @@ const struct import_format *import_detect(const char *data, size_t len);
  * records and must be released unused. */
 int import_path(struct import_set *out, const struct import_format *fmt,
 		const char *path, struct error *err);
+
+/* Appends the bytes of file path ("-": standard input) to out, as
+ * import_path reads them (at most 256 MiB). 0, or GCAMP_EFATAL with err
+ * set ("cannot open 'PATH': ..."). */
+int import_read_file(struct buf *out, const char *path, struct error *err);
 
 /* Parses data already in memory, as import_path does for one file. */
 int import_data(struct import_set *out, const struct import_format *fmt,

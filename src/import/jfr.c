@@ -1,6 +1,6 @@
 /* The JFR importer: top-of-stack method sample counts and shares from
- * `jfr print --json`, from `jfr view` tables, or from a binary recording
- * converted by the jdk's `jfr` program (see jfr.h for the records). */
+ * `jfr print --json` or from `jfr view` tables (see jfr.h for the records);
+ * core/measure/convert.c runs jfr print on a binary recording. */
 #include "import/jfr.h"
 
 #include <errno.h>
@@ -10,19 +10,12 @@
 #include <cjson/cJSON.h>
 
 #include "import/jsonscan.h"
-#include "io/proc.h"
 #include "util/buf.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
 static const char *const event_names[] = {"jdk.ExecutionSample",
 					  "jdk.NativeMethodSample"};
-#define JFR_EVENTS "jdk.ExecutionSample,jdk.NativeMethodSample"
-/* Only the top frame is read; jfr's default depth (5) is never relied on. */
-#define JFR_STACK_DEPTH "1"
-/* What `jfr print` may write before it is stopped, and what of its
- * standard error is kept for the message. */
-#define JFR_MAX_OUTPUT ((size_t)256 << 20)
 
 /* One sample's top frame, then one counted method. */
 struct sample {
@@ -475,73 +468,7 @@ static int parse_view(struct import_set *out, const char *data, size_t len,
 	return 0;
 }
 
-/* Runs `jfr print --json` on the recording at path into out. */
-static int run_jfr(struct buf *out, const char *path, struct error *err)
-{
-	struct proc_result r = PROC_RESULT_INIT;
-	struct proc_opts po;
-	struct buf last = BUF_INIT;
-	char *arg = path[0] == '-' ? xasprintf("./%s", path) : xstrdup(path);
-	const char *argv[] = {"jfr",
-			      "print",
-			      "--json",
-			      "--stack-depth",
-			      JFR_STACK_DEPTH,
-			      "--events",
-			      JFR_EVENTS,
-			      arg,
-			      NULL};
-	int rc;
-
-	if (!proc_on_path("jfr")) {
-		error_set(err, GCAMP_EFATAL,
-			  "cannot read the JFR recording '%s': no 'jfr' "
-			  "program on PATH",
-			  path);
-		error_hint(err,
-			   "put a JDK's bin directory on PATH (jfr comes "
-			   "with JDK 11 and later), or import the output "
-			   "of 'jfr print --json --stack-depth 1 "
-			   "--events %s %s'",
-			   JFR_EVENTS, path);
-		free(arg);
-		return GCAMP_EFATAL;
-	}
-	memset(&po, 0, sizeof(po));
-	po.stdin_null = 1;
-	po.cap = JFR_MAX_OUTPUT;
-	rc = proc_run(&r, argv, &po, err);
-	if (!rc && r.out_truncated) {
-		error_set(err, GCAMP_EFATAL,
-			  "cannot convert '%s': jfr print wrote more than "
-			  "%zu MiB",
-			  path, JFR_MAX_OUTPUT >> 20);
-		error_hint(err, "import a shorter recording, or filter it "
-				"with jfr print --json yourself");
-		rc = GCAMP_EFATAL;
-	} else if (!rc && r.status) {
-		/* jfr names what went wrong on its first line */
-		const char *nl = strchr(r.err.ptr, '\n');
-
-		buf_add(&last, r.err.ptr,
-			nl ? (size_t)(nl - r.err.ptr) : r.err.len);
-		rc = error_set(err, GCAMP_EFATAL,
-			       r.signaled ? "jfr print failed on '%s' "
-					    "(signal %d)%s%s"
-					  : "jfr print failed on '%s' "
-					    "(exit %d)%s%s",
-			       path, r.signaled ? r.status - 128 : r.status,
-			       last.len ? ": " : "", last.ptr);
-	} else if (!rc) {
-		buf_add(out, r.out.ptr, r.out.len);
-	}
-	buf_release(&last);
-	proc_result_release(&r);
-	free(arg);
-	return rc;
-}
-
-static int is_binary(const char *data, size_t len)
+int jfr_is_recording(const char *data, size_t len)
 {
 	return len >= 4 && !memcmp(data, "FLR\0", 4);
 }
@@ -595,11 +522,9 @@ int jfr_parse(struct import_set *out, const char *data, size_t len,
 	      const char *path, struct error *err)
 {
 	struct import_set mine = IMPORT_SET_INIT;
-	struct buf json = BUF_INIT;
-	char *label = NULL;
 	int rc;
 
-	if (!is_binary(data, len)) {
+	if (!jfr_is_recording(data, len)) {
 		rc = parse_any(&mine, data, len, path, err);
 		goto out;
 	}
@@ -607,21 +532,20 @@ int jfr_parse(struct import_set *out, const char *data, size_t len,
 		error_set(err, GCAMP_EFATAL,
 			  "cannot read a binary JFR recording from stdin");
 		error_hint(err, "name the .jfr file instead of '-'");
-		rc = GCAMP_EFATAL;
-		goto out;
+	} else {
+		error_set(err, GCAMP_EFATAL,
+			  "cannot read the binary JFR recording '%s' without "
+			  "jfr print",
+			  path);
+		error_hint(err, "import it with 'git campaign measure "
+				"import', which runs jfr print on it");
 	}
-	rc = run_jfr(&json, path, err);
-	if (rc < 0)
-		goto out;
-	label = xasprintf("%s (jfr print)", path);
-	rc = parse_any(&mine, json.ptr, json.len, label, err);
+	rc = GCAMP_EFATAL;
 out:
 	/* all or nothing: a bad row late in a table adds no record */
 	if (!rc)
 		move_records(out, &mine);
 	import_set_release(&mine);
-	free(label);
-	buf_release(&json);
 	return rc;
 }
 
@@ -630,7 +554,7 @@ int jfr_detect(const char *data, size_t len)
 	const char *p, *p1 = NULL, *p2 = NULL;
 	size_t pos = 0, n, n1 = 0, n2 = 0;
 
-	if (is_binary(data, len))
+	if (jfr_is_recording(data, len))
 		return 1;
 	if (first_byte(data, len) == '{')
 		return has(data, len, "\"recording\"") &&

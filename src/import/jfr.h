@@ -1,7 +1,7 @@
 /* The JFR importer: which methods the sampler found on top of the stack,
- * from `jfr print --json`, from `jfr view hot-methods`/`native-methods`
- * tables (JDK 21+), or from a binary .jfr recording through the jdk's `jfr`
- * program. */
+ * from `jfr print --json` or from `jfr view hot-methods`/`native-methods`
+ * tables (JDK 21+); a binary .jfr recording is recognised, and converted by
+ * core/measure/convert.c. */
 #ifndef GCAMP_IMPORT_JFR_H
 #define GCAMP_IMPORT_JFR_H
 
@@ -15,6 +15,9 @@
  * binary recording (magic "FLR\0"). */
 int jfr_detect(const char *data, size_t len);
 
+/* Nonzero when data is a binary JFR recording (magic "FLR\0"). */
+int jfr_is_recording(const char *data, size_t len);
+
 /* Appends, per sampled event type E (jdk.ExecutionSample,
  * jdk.NativeMethodSample) and per method M found on top of the stack:
  *   jfr.samples  stat "count", the samples of M, config event=E method=M
@@ -26,12 +29,11 @@ int jfr_detect(const char *data, size_t len);
  * dots, parameter types by simple name), so JSON and view imports agree.
  * A `jfr view` table lists the top 25 only and gives no total: no event
  * total is written for it; a title naming "Native" marks
- * jdk.NativeMethodSample. A binary recording is converted by running
- * `jfr print --json --stack-depth 1 --events
- * jdk.ExecutionSample,jdk.NativeMethodSample PATH` (the top frame is all
- * that is read, and jfr's default depth of 5 is never relied on); it cannot
- * come from stdin, and without `jfr` on PATH it is refused with a hint.
- * Input with no samples is refused. Errors as import_format.parse. */
+ * jdk.NativeMethodSample. A binary recording is refused (from stdin, or
+ * with a hint to convert it): the importer runs no program, and
+ * convert_import_path (core/measure/convert.h) hands it jfr print's output
+ * instead. Input with no samples is refused. Errors as
+ * import_format.parse. */
 int jfr_parse(struct import_set *out, const char *data, size_t len,
 	      const char *path, struct error *err);
 

@@ -1,5 +1,5 @@
 /* Unit tests for src/import/jfr.c: jfr print --json, jfr view tables, and
- * binary recordings through a stand-in `jfr` program on PATH. */
+ * binary recordings recognised and refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,16 +38,6 @@ static void slurp(struct buf *b, const char *path)
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		buf_add(b, chunk, n);
 	fclose(f);
-}
-
-static void spit(const char *path, const char *data, size_t len, int mode)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	fclose(f);
-	assert_int_equal(chmod(path, (mode_t)mode), 0);
 }
 
 static int has_config(const struct import_rec *r, const char *kv)
@@ -346,123 +336,27 @@ static void parse_respects_len(void **state)
 	buf_release(&b);
 }
 
-/* A world for the binary path: a temp dir with a stand-in `jfr` and a
- * recording that starts with jfr's magic. */
-struct world {
-	char dir[64];
-	char *bin, *rec, *args, *json, *old_path;
-};
-
-static void world_make(struct world *w, const char *script)
+/* A binary recording is recognised, and refused: the importer runs no
+ * program (core/measure/convert.c does, see test_convert.c). */
+static void binary_recording_is_refused_without_running_jfr(void **state)
 {
-	char *jfr;
-
-	strcpy(w->dir, "/tmp/gcamp-jfr-XXXXXX");
-	assert_non_null(mkdtemp(w->dir));
-	w->bin = xasprintf("%s/bin", w->dir);
-	assert_int_equal(mkdir(w->bin, 0755), 0);
-	w->rec = xasprintf("%s/rec.jfr", w->dir);
-	w->args = xasprintf("%s/args", w->dir);
-	spit(w->rec, "FLR\0\0\2\0\1garbage", 15, 0644);
-	w->old_path = xstrdup(getenv("PATH"));
-	if (script) {
-		jfr = xasprintf("%s/jfr", w->bin);
-		spit(jfr, script, strlen(script), 0755);
-		free(jfr);
-	}
-	setenv("PATH", w->bin, 1);
-	setenv("JFR_ARGS", w->args, 1);
-	w->json = fixture("hot-jdk17-execution-samples.json");
-	setenv("JFR_JSON", w->json, 1);
-}
-
-static void world_drop(struct world *w)
-{
-	char *cmd = xasprintf("/bin/rm -rf '%s'", w->dir);
-
-	setenv("PATH", w->old_path, 1);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(w->bin);
-	free(w->rec);
-	free(w->args);
-	free(w->json);
-	free(w->old_path);
-}
-
-static void binary_recording_runs_jfr_with_stack_depth(void **state)
-{
+	static const char rec[] = "FLR\0\0\2\0\1garbage";
 	struct import_set s = IMPORT_SET_INIT;
 	struct error err = ERROR_INIT;
-	struct world w;
-	struct buf args = BUF_INIT;
-	char *want;
 
 	(void)state;
-	world_make(&w, "#!/bin/sh\n"
-		       "for a in \"$@\"; do echo \"$a\"; done > \"$JFR_ARGS\"\n"
-		       "exec /bin/cat \"$JFR_JSON\"\n");
-	assert_int_equal(import_path(&s, NULL, w.rec, &err), 0);
-	assert_string_equal(s.format, "jfr");
-	assert_true(find(&s, "jfr.samples", EXEC, NULL)->value == 255);
-	assert_true(find(&s, "jfr.samples", EXEC, "method=Hot.slowPath(int)")
-			    ->value == 243);
-	slurp(&args, w.args);
-	want = xasprintf("print\n--json\n--stack-depth\n1\n--events\n"
-			 "jdk.ExecutionSample,jdk.NativeMethodSample\n%s\n",
-			 w.rec);
-	assert_string_equal(args.ptr, want);
-	free(want);
-	buf_release(&args);
-	import_set_release(&s);
-	world_drop(&w);
-}
-
-static void binary_recording_errors(void **state)
-{
-	struct import_set s = IMPORT_SET_INIT;
-	struct error err = ERROR_INIT;
-	struct world w;
-	struct buf data = BUF_INIT;
-
-	(void)state;
-	/* jfr refuses the file: its first stderr line is the reason */
-	world_make(&w, "#!/bin/sh\necho '{\"rec'\n"
-		       "echo 'jfr print: could not read recording at x. Not "
-		       "a complete Chunk header' >&2\necho more >&2\nexit 1\n");
-	assert_int_equal(import_path(&s, NULL, w.rec, &err), GCAMP_EFATAL);
-	assert_non_null(strstr(err.msg, "jfr print failed on '"));
-	assert_non_null(strstr(err.msg, "(exit 1): jfr print: could not read "
-					"recording at x. Not a complete Chunk "
-					"header"));
-	assert_null(strchr(err.msg, '\n'));
-	assert_int_equal(s.nr, 0);
-	world_drop(&w);
-
-	/* jfr prints JSON that is cut short: the line is in its output */
-	error_clear(&err);
-	world_make(&w, "#!/bin/sh\nprintf '{\\n\"recording\": {'\n");
-	assert_int_equal(import_path(&s, NULL, w.rec, &err), GCAMP_EFATAL);
-	assert_non_null(strstr(err.msg, "rec.jfr (jfr print):2: expected"));
-	world_drop(&w);
-
-	/* no jfr on PATH */
-	error_clear(&err);
-	world_make(&w, NULL);
-	assert_int_equal(import_path(&s, NULL, w.rec, &err), GCAMP_EFATAL);
-	assert_non_null(strstr(err.msg, "no 'jfr' program on PATH"));
-	assert_non_null(strstr(err.hint, "--stack-depth"));
-	assert_int_equal(s.nr, 0);
-
-	/* a recording cannot come from stdin */
-	error_clear(&err);
-	slurp(&data, w.rec);
-	assert_int_equal(import_data(&s, NULL, data.ptr, data.len, "-", &err),
+	assert_true(jfr_is_recording(rec, sizeof(rec) - 1));
+	assert_int_equal(import_data(&s, NULL, rec, sizeof(rec) - 1, "-", &err),
 			 GCAMP_EFATAL);
 	assert_string_equal(err.msg,
 			    "cannot read a binary JFR recording from stdin");
-	world_drop(&w);
-	buf_release(&data);
+	error_clear(&err);
+	assert_int_equal(import_data(&s, import_format_find("jfr"), rec,
+				     sizeof(rec) - 1, "rec.jfr", &err),
+			 GCAMP_EFATAL);
+	assert_string_equal(err.msg, "cannot read the binary JFR recording "
+				     "'rec.jfr' without jfr print");
+	assert_int_equal(s.nr, 0);
 	import_set_release(&s);
 }
 
@@ -540,8 +434,8 @@ int main(void)
 		cmocka_unit_test(json_events_native_descriptors_and_no_stack),
 		cmocka_unit_test(json_errors_name_the_line),
 		cmocka_unit_test(parse_respects_len),
-		cmocka_unit_test(binary_recording_runs_jfr_with_stack_depth),
-		cmocka_unit_test(binary_recording_errors),
+		cmocka_unit_test(
+			binary_recording_is_refused_without_running_jfr),
 		cmocka_unit_test(detectors_do_not_misfire),
 		cmocka_unit_test(detectors_claim_only_their_own_seeds),
 	};
