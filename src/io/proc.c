@@ -177,7 +177,7 @@ static void feed(int *fd, const struct proc_opts *o, size_t *done)
 {
 	static const struct timespec now = {0, 0};
 	sigset_t pipe_set, old, pending;
-	int was_pending;
+	int was_pending, write_errno;
 	ssize_t n;
 
 	sigemptyset(&pipe_set);
@@ -186,14 +186,16 @@ static void feed(int *fd, const struct proc_opts *o, size_t *done)
 	sigpending(&pending);
 	was_pending = sigismember(&pending, SIGPIPE);
 	n = write(*fd, o->in + *done, o->in_len - *done);
-	if (n < 0 && errno == EPIPE && !was_pending)
+	write_errno = errno;
+	/* none is pending when SIGPIPE is ignored: EAGAIN then */
+	if (n < 0 && write_errno == EPIPE && !was_pending)
 		while (sigtimedwait(&pipe_set, NULL, &now) < 0 &&
 		       errno == EINTR)
 			;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (n > 0)
 		*done += (size_t)n;
-	else if (n < 0 && (errno == EINTR || errno == EAGAIN))
+	else if (n < 0 && (write_errno == EINTR || write_errno == EAGAIN))
 		return;
 	if (n < 0 || *done == o->in_len)
 		close_fd(fd);

@@ -174,6 +174,15 @@ static void unread_stdin_leaves_sigpipe_as_it_was(void **state)
 	assert_false(blocked);
 	assert_false(pending);
 
+	/* ignored, it stays ignored */
+	signal(SIGPIPE, SIG_IGN);
+	run_sh(&res, "exit 0", &o);
+	assert_int_equal(res.status, 0);
+	sigpipe_state(&now, &blocked, &pending);
+	assert_true(now.sa_handler == SIG_IGN);
+	assert_false(blocked);
+	signal(SIGPIPE, SIG_DFL);
+
 	/* a handler of the caller's stays, and is not called */
 	memset(&act, 0, sizeof(act));
 	act.sa_handler = count_pipe;
