@@ -7,6 +7,26 @@
 #include <string.h>
 #include <unistd.h>
 
+/* 1 when the database has the pr table, 0 when it is from before the PR
+ * cache, or GCAMP_EDB; path names it in messages */
+static int has_table(sqlite3 *db, const char *path, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db,
+				"SELECT 1 FROM sqlite_schema"
+				" WHERE type = 'table' AND name = 'pr'",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc == SQLITE_ROW;
+	return error_set(err, GCAMP_EDB, "cannot read the PR cache in '%s': %s",
+			 path, sqlite3_errmsg(db));
+}
+
 /* path names the database in messages */
 static int lookup(struct pr_cached *out, sqlite3 *db, const char *path,
 		  const char *branch, struct error *err)
@@ -16,18 +36,16 @@ static int lookup(struct pr_cached *out, sqlite3 *db, const char *path,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if ((rc = has_table(db, path, err)) <= 0)
+		return rc < 0 ? rc : GCAMP_ENOTFOUND;
 	rc = sqlite3_prepare_v2(db,
 				"SELECT number, state, url FROM pr"
 				" WHERE branch = ?1",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK) {
-		/* a database from before the PR cache has no table yet */
-		if (strstr(sqlite3_errmsg(db), "no such table"))
-			rc = GCAMP_ENOTFOUND;
-		else
-			rc = error_set(err, GCAMP_EDB,
-				       "cannot read the PR cache in '%s': %s",
-				       path, sqlite3_errmsg(db));
+		rc = error_set(err, GCAMP_EDB,
+			       "cannot read the PR cache in '%s': %s", path,
+			       sqlite3_errmsg(db));
 		goto out;
 	}
 	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
