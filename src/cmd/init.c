@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
+#include "core/forge/open.h"
 #include "core/views/umbrella.h"
 #include "io/github/github.h"
 #include "util/options.h"
@@ -20,12 +21,9 @@ static int open_umbrella(struct ctx *ctx, struct campaign *c)
 {
 	struct umbrella_result r = {0};
 	struct github *gh = NULL;
-	struct db *db = NULL;
 	int rc;
 
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = github_open(&gh, c->forge_host, c->forge, db, &ctx->err)) <
-		    0 ||
+	if ((rc = forge_open(&gh, ctx, c)) < 0 ||
 	    (rc = umbrella_create(&r, ctx, c, gh)) < 0) {
 		char old[sizeof(ctx->err.hint)];
 

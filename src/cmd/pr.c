@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
+#include "core/forge/open.h"
 #include "core/views/prbody.h"
 #include "io/github/github.h"
 #include "io/repo.h"
@@ -79,7 +80,6 @@ static int fetch_body(struct buf *out, struct ctx *ctx,
 {
 	struct github *gh = NULL;
 	struct github_pr pr;
-	struct db *db = NULL;
 	int rc;
 
 	memset(&pr, 0, sizeof(pr));
@@ -90,8 +90,7 @@ static int fetch_body(struct buf *out, struct ctx *ctx,
 			   "git campaign config forge OWNER/REPO sets it");
 		return GCAMP_EUSAGE;
 	}
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = github_open(&gh, c->forge_host, c->forge, db, &ctx->err)) < 0)
+	if ((rc = forge_open(&gh, ctx, c)) < 0)
 		goto out;
 	github_on_wait(gh, say_wait);
 	if ((rc = github_pr_get(&pr, gh, number, &ctx->err)) < 0)

@@ -5,6 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
+#include "core/forge/open.h"
 #include "core/views/umbrella.h"
 #include "io/github/github.h"
 #include "util/buf.h"
@@ -22,10 +23,7 @@ static void say_wait(long wait_ms, const char *why)
 static int open_forge(struct github **gh, struct ctx *ctx,
 		      const struct campaign *c)
 {
-	struct db *db = NULL;
-
-	if (ctx_db(&db, ctx, 0) < 0 ||
-	    github_open(gh, c->forge_host, c->forge, db, &ctx->err) < 0)
+	if (forge_open(gh, ctx, c) < 0)
 		return -1;
 	github_on_wait(*gh, say_wait);
 	return 0;

@@ -408,8 +408,9 @@ int error_http(struct error *err, long status, const char *body,
 		error_hint(err, "the token was refused: check GH_TOKEN or "
 				"'gh auth status'");
 	else if (status == 404 || status == 403)
-		error_hint(err, "check campaign.forge and that the token may "
-				"read and write its issues and pull requests");
+		error_hint(err, "check the repository's name and that the "
+				"token may read and write its issues and pull "
+				"requests");
 	cJSON_Delete(j);
 	buf_release(&b);
 	return code;

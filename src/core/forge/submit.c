@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/campaign/campaign.h"
+#include "core/forge/open.h"
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
 #include "io/db.h"
@@ -224,15 +225,10 @@ out:
 static int open_forge(struct github **gh, struct ctx *ctx,
 		      const struct campaign *c)
 {
-	struct db *db = NULL;
-	int rc;
-
 	if (!c->forge)
 		return error_set(&ctx->err, GCAMP_ENOTFOUND,
 				 "the campaign has no forge repository");
-	if ((rc = ctx_db(&db, ctx, 0)) < 0)
-		return rc;
-	return github_open(gh, c->forge_host, c->forge, db, &ctx->err);
+	return forge_open(gh, ctx, c);
 }
 
 /* the branches to submit, parents first, into order (g->n room) */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/forge/open.h"
 #include "core/views/umbrella.h"
 #include "io/db.h"
 #include "util/trace.h"
@@ -129,7 +130,6 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 	struct umbrella_result r = {0};
 	struct github *gh = NULL;
 	struct buf section = BUF_INIT;
-	struct db *db = NULL;
 	int rc, same, pending = 0, wait;
 
 	memset(out, 0, sizeof(*out));
@@ -154,8 +154,7 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 		out->outcome = UMBRELLA_AUTO_WAITING;
 		goto out;
 	}
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = github_open(&gh, c.forge_host, c.forge, db, &ctx->err)) < 0 ||
+	if ((rc = forge_open(&gh, ctx, &c)) < 0 ||
 	    (rc = umbrella_sync(&r, ctx, &c, gh)) < 0)
 		goto queue;
 	out->outcome = UMBRELLA_AUTO_SENT;

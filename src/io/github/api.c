@@ -261,11 +261,11 @@ int github_issue_create(struct github_issue *out, struct github *gh,
 {
 	char *path = xasprintf("/repos/%s/issues", gh->repo);
 	cJSON *req = cJSON_CreateObject(), *j = NULL;
-	const char *what = "cannot open the umbrella issue";
-	char *text;
+	char *text, what[256];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot open the issue '%s'", title);
 	cJSON_AddStringToObject(req, "title", title);
 	cJSON_AddStringToObject(req, "body", body);
 	text = cJSON_PrintUnformatted(req);

@@ -70,9 +70,9 @@ int github_open(struct github **out, const char *host, const char *forge,
 		host = "github.com";
 	if (!forge || !(slash = strchr(forge, '/'))) {
 		rc = error_set(err, GCAMP_ENOTFOUND,
-			       "the campaign names no forge repository");
-		error_hint(err, "set it with 'git campaign config forge "
-				"OWNER/REPO'");
+			       "no repository to open: expected OWNER/REPO, "
+			       "not '%s'",
+			       forge ? forge : "");
 		goto out;
 	}
 	gh->db = db;
@@ -118,6 +118,11 @@ void github_close(struct github *gh)
 void github_on_wait(struct github *gh, github_wait_fn fn)
 {
 	gh->on_wait = fn;
+}
+
+void github_repo_hint(struct github *gh, const char *hint)
+{
+	gh->repo_hint = hint;
 }
 
 int github_request_count(const struct github *gh)
@@ -299,8 +304,20 @@ static void build_headers(struct call *c, struct github *gh)
 	c->http.follow = c->is_get;
 }
 
+/* error_http, with the opener's hint for an answer that may mean a wrong
+ * repository name or a token without access to it */
+static int http_failed(const struct github *gh, struct error *err, long status,
+		       const char *body, const char *what)
+{
+	int rc = error_http(err, status, body, what);
+
+	if (gh->repo_hint && (status == 404 || status == 403))
+		error_hint(err, "%s", gh->repo_hint);
+	return rc;
+}
+
 /* the words for an answer github_decide gave up on (a POST is unsure) */
-static int give_up(const struct call *c, long status,
+static int give_up(const struct call *c, const struct github *gh, long status,
 		   const struct error *neterr, struct error *err)
 {
 	const char *what = c->req->what;
@@ -308,7 +325,7 @@ static int give_up(const struct call *c, long status,
 	if (!strcmp(c->req->method, "POST"))
 		return GITHUB_EUNSURE;
 	if (status)
-		return error_http(err, status, c->r.body.ptr, what);
+		return http_failed(gh, err, status, c->r.body.ptr, what);
 	return error_set(err, neterr->code, "%s: %s", what, neterr->msg);
 }
 
@@ -364,7 +381,7 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 		if (act == GITHUB_DONE)
 			return 0;
 		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post))
-			return give_up(c, a.status, &neterr, err);
+			return give_up(c, gh, a.status, &neterr, err);
 		if (act == GITHUB_RATE &&
 		    (rc = wait_rate(gh, &waited, wait_ms, c->req->what, err)) <
 			    0)
@@ -393,7 +410,7 @@ static int finish(struct github_resp *out, struct github *gh,
 			rc = error_set(err, GCAMP_EFATAL, "%s: bad cache entry",
 				       what);
 	} else if (r->status < 200 || r->status > 299) {
-		return error_http(err, r->status, r->body.ptr, what);
+		return http_failed(gh, err, r->status, r->body.ptr, what);
 	} else if ((rc = parse_body(&out->json, r, what, err)) == 0 &&
 		   (c->is_get || !strcmp(c->req->method, "PATCH")) && etag) {
 		/* a PATCH answers with the resource as a GET of its URL would:

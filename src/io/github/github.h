@@ -52,13 +52,19 @@ typedef void (*github_wait_fn)(long wait_ms, const char *why);
  * Enterprise host). GH_HOST overrides host; GIT_CAMPAIGN_API_URL overrides
  * the API base URL (see github_api_url). Finds the token (github_token) and
  * loads libcurl. db, when not NULL, holds the ETag cache and must outlive
- * the client. Free with github_close.
+ * the client. A forge that is not OWNER/REPO is GCAMP_ENOTFOUND, without a
+ * hint: the caller knows where the name came from. Free with
+ * github_close.
  */
 int github_open(struct github **out, const char *host, const char *forge,
 		struct db *db, struct error *err);
 void github_close(struct github *gh);
 /* Sets the function told about rate-limit waits (NULL: none). */
 void github_on_wait(struct github *gh, github_wait_fn fn);
+/* Sets the hint that a 403 or 404 answer carries (hint borrowed; it must
+ * outlive gh; NULL: a generic one): the caller's words for where the
+ * repository's name came from. */
+void github_repo_hint(struct github *gh, const char *hint);
 /* The number of HTTP requests made so far (for the efficiency counts). */
 int github_request_count(const struct github *gh);
 

@@ -16,11 +16,12 @@ struct github {
 	char *owner; /* "OWNER" */
 	char *auth;  /* "Authorization: Bearer ..." */
 	github_wait_fn on_wait;
-	double last_write; /* seconds, monotonic clock; 0 before any */
-	long write_gap_ms; /* GIT_CAMPAIGN_WRITE_GAP_MS, default 1000 */
-	long wait_cap_ms;  /* GIT_CAMPAIGN_RATE_WAIT_MAX (s), default 900 */
-	long secondary_ms; /* GIT_CAMPAIGN_SECONDARY_WAIT (s), default 60 */
-	long backoff_ms;   /* GIT_CAMPAIGN_BACKOFF_MS, default 1000 */
+	const char *repo_hint; /* github_repo_hint; NULL: http's own */
+	double last_write;     /* seconds, monotonic clock; 0 before any */
+	long write_gap_ms;     /* GIT_CAMPAIGN_WRITE_GAP_MS, default 1000 */
+	long wait_cap_ms;      /* GIT_CAMPAIGN_RATE_WAIT_MAX (s), default 900 */
+	long secondary_ms;     /* GIT_CAMPAIGN_SECONDARY_WAIT (s), default 60 */
+	long backoff_ms;       /* GIT_CAMPAIGN_BACKOFF_MS, default 1000 */
 	int requests;
 };
 
