@@ -12,8 +12,6 @@
 #include "io/proc.h"
 #include "util/xalloc.h"
 
-extern char **environ;
-
 static volatile sig_atomic_t ab_stop;
 
 static void on_signal(int sig)
@@ -209,19 +207,14 @@ static void add_sample(double **v, size_t *n, double x)
 	(*v)[(*n)++] = x;
 }
 
-/* The child's environment: ours with GIT_CAMPAIGN_ARM set to the arm and,
- * with_artifact and an arm that has a copy, GIT_CAMPAIGN_ARTIFACT naming it.
- * Our own environment is left as it is. */
+/* The changes to the child's environment (proc_opts.env): GIT_CAMPAIGN_ARM
+ * set to the arm and, with_artifact and an arm that has a copy,
+ * GIT_CAMPAIGN_ARTIFACT naming it. Our own environment is left as it is. */
 static void child_env(struct strvec *out, const struct arm *arm,
 		      int with_artifact)
 {
 	const char *artifact = with_artifact ? arm->artifact : NULL;
-	char **e;
 
-	for (e = environ; *e; e++)
-		if (strncmp(*e, "GIT_CAMPAIGN_ARM=", 17) &&
-		    (!artifact || strncmp(*e, "GIT_CAMPAIGN_ARTIFACT=", 22)))
-			strvec_push(out, *e);
 	strvec_push_owned(out, xasprintf("GIT_CAMPAIGN_ARM=%c", arm->name));
 	if (artifact)
 		strvec_push_owned(
