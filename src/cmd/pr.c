@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
+#include "core/records/pr.h"
 #include "core/views/prbody.h"
 #include "io/github/github.h"
 #include "io/repo.h"
@@ -57,21 +58,15 @@ static void say_wait(long wait_ms, const char *why)
 /* The PR number of branch in the PR cache, 0 when none */
 static long cached_pr(struct ctx *ctx, const char *branch)
 {
+	struct pr_cached pr;
 	struct db *db;
-	sqlite3_stmt *st = NULL;
-	long n = 0;
 
 	if (ctx_db(&db, ctx, 0) < 0 ||
-	    db_prepare(&st, db, "SELECT number FROM pr WHERE branch = ?",
-		       &ctx->err) < 0) {
+	    pr_get(&pr, db_handle(db), branch, &ctx->err) < 0) {
 		error_clear(&ctx->err);
 		return 0;
 	}
-	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return pr.number;
 }
 
 /* The body of PR number on the campaign's forge, into out */

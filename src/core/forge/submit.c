@@ -11,6 +11,7 @@
 
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
+#include "core/records/pr.h"
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
 #include "io/db.h"
@@ -118,34 +119,14 @@ static const char *pr_state(const struct github_pr *p)
 static int record_pr(struct ctx *ctx, const char *branch,
 		     const struct github_pr *p)
 {
-	sqlite3_stmt *st = NULL;
+	struct pr_row row = {branch,  p->number,   pr_state(p),
+			     p->base, p->html_url, p->updated_at};
 	struct db *db;
 	int rc;
 
-	if ((rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = db_prepare(&st, db,
-			     "INSERT INTO pr (branch, number, state, base, url,"
-			     " updated_at) VALUES (?1, ?2, ?3, ?4, ?5,"
-			     " coalesce(?6, strftime('%Y-%m-%dT%H:%M:%SZ')))"
-			     " ON CONFLICT (branch) DO UPDATE SET"
-			     " number = excluded.number,"
-			     " state = excluded.state, base = excluded.base,"
-			     " url = excluded.url,"
-			     " updated_at = excluded.updated_at",
-			     &ctx->err)) < 0)
+	if ((rc = ctx_db(&db, ctx, 0)) < 0)
 		return rc;
-	sqlite3_bind_text(st, 1, branch, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, p->number);
-	sqlite3_bind_text(st, 3, pr_state(p), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, p->base, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, p->html_url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, p->updated_at, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot record the PR of '%s'", branch);
-	return 0;
+	return pr_record(db, &row, &ctx->err);
 }
 
 /* the subject of the oldest commit of b over its parent */

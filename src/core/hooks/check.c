@@ -1,6 +1,6 @@
 /* The hooks' checks. Nothing here may load libgit2: the repository is read
  * through io/gitlite (the files backend of io/refs.h), the stack through
- * core/stack/model and the PR cache through io/prcache, so that the
+ * core/stack/model and the PR cache through core/records/pr.c, so that the
  * separate git-campaign-hook program links only libc and sqlite. */
 #include "core/hooks/hooks.h"
 
@@ -14,7 +14,7 @@
 #include "core/stack/model.h"
 #include "io/db.h"
 #include "io/gitlite.h"
-#include "io/prcache.h"
+#include "core/records/pr.h"
 #include "io/proc.h"
 #include "util/xalloc.h"
 
@@ -168,7 +168,7 @@ static int pre_commit(struct hook *h)
 	if (!check_on(h, "openPr"))
 		goto out;
 	path = db_default_path(h->g.common_dir);
-	rc = prcache_get(&pr, path, branch, &h->err);
+	rc = pr_get_file(&pr, path, branch, &h->err);
 	if (rc == GCAMP_ENOTFOUND) {
 		rc = 0;
 		goto out;
@@ -562,7 +562,7 @@ int hooks_belongs(char **branch_out, int *cached, long number,
 		goto out;
 	}
 	path = db_default_path(g.common_dir);
-	rc = prcache_get(&pr, path, branch, err);
+	rc = pr_get_file(&pr, path, branch, err);
 	if (rc == 0 && pr_is_open(&pr) && pr.number != number) {
 		rc = error_set(err, GCAMP_EREFUSED,
 			       "branch '%s' has open PR #%ld, not #%ld", branch,

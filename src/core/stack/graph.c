@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/campaign/campaign.h"
+#include "core/records/pr.h"
 #include "core/stack/model.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
@@ -130,7 +131,7 @@ static size_t count_range(git_repository *repo, const git_oid *upstream,
 
 static void load_prs(struct stack_graph *g, struct ctx *ctx)
 {
-	sqlite3_stmt *st = NULL;
+	struct pr_cached pr;
 	struct db *db;
 	size_t i;
 
@@ -138,26 +139,15 @@ static void load_prs(struct stack_graph *g, struct ctx *ctx)
 		error_clear(&ctx->err);
 		return;
 	}
-	if (db_prepare(&st, db,
-		       "SELECT number, state, url FROM pr"
-		       " WHERE branch = ?",
-		       &ctx->err) < 0) {
-		error_clear(&ctx->err);
-		return;
-	}
 	for (i = 0; i < g->n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, g->b[i].name, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			const unsigned char *s = sqlite3_column_text(st, 1);
-			const unsigned char *u = sqlite3_column_text(st, 2);
-
-			g->b[i].pr_number = sqlite3_column_int(st, 0);
-			g->b[i].pr_state = xstrdup(s ? (const char *)s : "");
-			g->b[i].pr_url = u ? xstrdup((const char *)u) : NULL;
+		if (pr_get(&pr, db_handle(db), g->b[i].name, &ctx->err) < 0) {
+			error_clear(&ctx->err);
+			continue;
 		}
+		g->b[i].pr_number = (int)pr.number;
+		g->b[i].pr_state = xstrdup(pr.state);
+		g->b[i].pr_url = pr.url[0] ? xstrdup(pr.url) : NULL;
 	}
-	sqlite3_finalize(st);
 }
 
 /* The graph's branches from the recorded relations, which it takes. */

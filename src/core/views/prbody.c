@@ -17,6 +17,7 @@
 #include "core/views/prbody_int.h"
 #include "core/measure/line.h"
 #include "core/records/hypo.h"
+#include "core/records/pr.h"
 #include "util/template.h"
 #include "core/records/testrun.h"
 #include "io/repo.h"
@@ -231,7 +232,7 @@ out:
 
 static int gather_pr(struct pb *b, struct db *db)
 {
-	sqlite3_stmt *st = NULL;
+	struct pr_cached pr;
 	cJSON *o;
 	int rc;
 
@@ -239,28 +240,19 @@ static int gather_pr(struct pb *b, struct db *db)
 		cJSON_AddNullToObject(b->d, "pr");
 		return 0;
 	}
-	if ((rc = db_prepare(
-		     &st, db,
-		     "SELECT number, state, url FROM pr WHERE branch = ?",
-		     &b->ctx->err)) < 0)
-		return rc;
-	sqlite3_bind_text(st, 1, json_get_str(b->d, "branch"), -1,
-			  SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		o = cJSON_AddObjectToObject(b->d, "pr");
-		b->pr = sqlite3_column_int64(st, 0);
-		cJSON_AddNumberToObject(o, "number", (double)b->pr);
-		cJSON_AddStringToObject(
-			o, "state", (const char *)sqlite3_column_text(st, 1));
-		cJSON_AddStringToObject(
-			o, "url",
-			sqlite3_column_text(st, 2)
-				? (const char *)sqlite3_column_text(st, 2)
-				: "");
-	} else {
+	rc = pr_get(&pr, db_handle(db), json_get_str(b->d, "branch"),
+		    &b->ctx->err);
+	if (rc == GCAMP_ENOTFOUND) {
 		cJSON_AddNullToObject(b->d, "pr");
+		return 0;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	o = cJSON_AddObjectToObject(b->d, "pr");
+	b->pr = pr.number;
+	cJSON_AddNumberToObject(o, "number", (double)b->pr);
+	cJSON_AddStringToObject(o, "state", pr.state);
+	cJSON_AddStringToObject(o, "url", pr.url);
 	return 0;
 }
 

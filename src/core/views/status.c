@@ -177,8 +177,8 @@ static int collect_prs(struct status *st, struct db *db, struct error *err)
 	int rc;
 
 	for (i = 0; i < st->nstack; i++) {
-		rc = prcache_lookup(&st->stack[i].pr, db_handle(db),
-				    st->stack[i].branch, err);
+		rc = pr_get(&st->stack[i].pr, db_handle(db),
+			    st->stack[i].branch, err);
 		if (rc == GCAMP_ENOTFOUND)
 			continue;
 		if (rc < 0)

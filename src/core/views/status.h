@@ -10,7 +10,7 @@
 #include "core/records/journal.h"
 #include "core/records/hypo.h"
 #include "core/views/umbrella.h"
-#include "io/prcache.h"
+#include "core/records/pr.h"
 #include "util/buf.h"
 
 struct stack_link {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/records/pr.h"
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
 #include "util/template.h"
@@ -43,49 +44,44 @@ static void add_cell(cJSON *o, const char *key, const char *s)
 	free(c);
 }
 
+struct prs_walk {
+	cJSON *a;
+	struct ctx *ctx;
+};
+
+static int add_pr(long number, const char *branch, const char *state,
+		  void *data)
+{
+	struct prs_walk *w = data;
+	cJSON *o = cJSON_CreateObject();
+	char *title = NULL, *claim = NULL;
+
+	if (prbody_claim(&title, &claim, w->ctx, branch) < 0)
+		error_clear(&w->ctx->err); /* a branch deleted after merge */
+	cJSON_AddNumberToObject(o, "number", (double)number);
+	cJSON_AddStringToObject(o, "branch", branch);
+	cJSON_AddStringToObject(o, "state", state);
+	cJSON_AddBoolToObject(o, "done", !strcmp(state, "merged"));
+	cJSON_AddItemToObject(o, "title",
+			      title ? cJSON_CreateString(title)
+				    : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "claim",
+			      claim ? cJSON_CreateString(claim)
+				    : cJSON_CreateNull());
+	cJSON_AddItemToArray(w->a, o);
+	free(title);
+	free(claim);
+	return 0;
+}
+
 /* prs: the cached PRs by number, each {number, branch, state, done,
  * title, claim} (title and claim null when the branch is gone or has
  * none; see prbody_claim) */
 static int prs_json(cJSON *d, struct ctx *ctx, struct db *db)
 {
-	sqlite3_stmt *st = NULL;
-	cJSON *a = cJSON_AddArrayToObject(d, "prs");
-	int rc;
+	struct prs_walk w = {cJSON_AddArrayToObject(d, "prs"), ctx};
 
-	if ((rc = db_prepare(&st, db,
-			     "SELECT number, branch, state FROM pr "
-			     "ORDER BY number",
-			     &ctx->err)) < 0)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *branch = (const char *)sqlite3_column_text(st, 1);
-		const char *state = (const char *)sqlite3_column_text(st, 2);
-		cJSON *o = cJSON_CreateObject();
-		char *title = NULL, *claim = NULL;
-
-		if (prbody_claim(&title, &claim, ctx, branch) < 0)
-			error_clear(
-				&ctx->err); /* a branch deleted after merge */
-		cJSON_AddNumberToObject(o, "number",
-					(double)sqlite3_column_int64(st, 0));
-		cJSON_AddStringToObject(o, "branch", branch);
-		cJSON_AddStringToObject(o, "state", state);
-		cJSON_AddBoolToObject(o, "done", !strcmp(state, "merged"));
-		cJSON_AddItemToObject(o, "title",
-				      title ? cJSON_CreateString(title)
-					    : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "claim",
-				      claim ? cJSON_CreateString(claim)
-					    : cJSON_CreateNull());
-		cJSON_AddItemToArray(a, o);
-		free(title);
-		free(claim);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the PR cache");
-	return 0;
+	return pr_for_each(db, add_pr, &w, &ctx->err);
 }
 
 /* measurements: {rows: [{commit, metric, value, unit, arm, env, config}],

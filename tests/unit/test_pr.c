@@ -1,4 +1,4 @@
-/* Unit tests for src/io/prcache.c: the hook's read of the PR cache, on a
+/* Unit tests for src/core/records/pr.c: the read of the PR cache, on a
  * database with the pr table and on one from before it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "io/prcache.h"
+#include "core/records/pr.h"
 
 static void exec_sql(sqlite3 *db, const char *sql)
 {
@@ -25,11 +25,11 @@ static void no_pr_table_is_not_found_without_an_error(void **state)
 	(void)state;
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
 	exec_sql(db, "CREATE TABLE meta (k TEXT, v TEXT)");
-	assert_int_equal(prcache_lookup(&pr, db, "b", &err), GCAMP_ENOTFOUND);
+	assert_int_equal(pr_get(&pr, db, "b", &err), GCAMP_ENOTFOUND);
 	assert_int_equal(err.code, 0);
 	/* a view of that name is not the table */
 	exec_sql(db, "CREATE VIEW pr AS SELECT 1 AS number");
-	assert_int_equal(prcache_lookup(&pr, db, "b", &err), GCAMP_ENOTFOUND);
+	assert_int_equal(pr_get(&pr, db, "b", &err), GCAMP_ENOTFOUND);
 	assert_int_equal(err.code, 0);
 	sqlite3_close(db);
 }
@@ -45,12 +45,11 @@ static void cached_pr_is_read(void **state)
 	exec_sql(db, "CREATE TABLE pr (branch TEXT PRIMARY KEY, number "
 		     "INTEGER, state TEXT, url TEXT);"
 		     "INSERT INTO pr VALUES ('b', 7, 'open', 'https://x/7')");
-	assert_int_equal(prcache_lookup(&pr, db, "b", &err), 0);
+	assert_int_equal(pr_get(&pr, db, "b", &err), 0);
 	assert_int_equal(pr.number, 7);
 	assert_string_equal(pr.state, "open");
 	assert_string_equal(pr.url, "https://x/7");
-	assert_int_equal(prcache_lookup(&pr, db, "other", &err),
-			 GCAMP_ENOTFOUND);
+	assert_int_equal(pr_get(&pr, db, "other", &err), GCAMP_ENOTFOUND);
 	assert_int_equal(err.code, 0);
 	sqlite3_close(db);
 }
