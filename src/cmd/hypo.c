@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
 #include "core/ab/sched.h"
+#include "core/records/ab_run.h"
 #include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "util/buf.h"
@@ -228,7 +229,7 @@ static int decide(int argc, const char **argv, struct ctx *ctx, int confirm)
 	if (cmd_need_campaign(ctx) < 0)
 		return cmd_fail(ctx);
 	if (ab) {
-		if (records_ab_run_exists(ctx, run) < 0)
+		if (ab_run_exists(ctx, run) < 0)
 			return cmd_fail(ctx);
 		buf_addf(&evidence, "ab #%lld", run);
 	} else if (rev) {

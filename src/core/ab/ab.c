@@ -11,6 +11,7 @@
 #include "core/ab/modes.h"
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
+#include "core/records/ab_run.h"
 #include "core/records/journal.h"
 #include "core/stash/stash.h"
 #include "io/repo.h"
@@ -156,7 +157,7 @@ static void make_points(struct ab_result *res, const struct ab_opts *o)
 static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 {
 	struct buf md = BUF_INIT, verdict = BUF_INIT;
-	sqlite3_stmt *st = NULL;
+	struct ab_run_new row;
 	cJSON *j = ab_result_json(r);
 	char *json = cJSON_PrintUnformatted(j), now[21];
 	int rc;
@@ -169,30 +170,15 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 		buf_addf(&verdict, "%s %.3f",
 			 ab_verdict_name(r->points[0].verdict),
 			 r->points[0].cmp.ratio);
-	rc = db_prepare(&st, db,
-			"INSERT INTO ab_run (id, at, mode, workload, verdict,"
-			" invalid, result, markdown)"
-			" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-			&ctx->err);
-	if (!rc) {
-		sqlite3_bind_int64(st, 1, r->op_id);
-		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, ab_mode_name(r->mode), -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_text(st, 4,
-				  r->npoints ? r->points[0].workload : "", -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, verdict.ptr, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 6, r->invalid);
-		sqlite3_bind_text(st, 7, json, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 8, md.ptr, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
-			rc = error_sqlite(&ctx->err, db, rc,
-					  "cannot store the A/B result");
-		else
-			rc = 0;
-	}
-	sqlite3_finalize(st);
+	row.id = r->op_id;
+	row.at = now;
+	row.mode = ab_mode_name(r->mode);
+	row.workload = r->npoints ? r->points[0].workload : "";
+	row.verdict = verdict.ptr;
+	row.invalid = r->invalid;
+	row.result = json;
+	row.markdown = md.ptr;
+	rc = ab_run_insert(db, &row, &ctx->err);
 	cJSON_Delete(j);
 	free(json);
 	buf_release(&md);

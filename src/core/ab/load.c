@@ -6,8 +6,10 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/records/ab_run.h"
 #include "io/db.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -130,7 +132,7 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 
 int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id)
 {
-	sqlite3_stmt *st = NULL;
+	char *when = NULL, *text = NULL;
 	cJSON *j = NULL;
 	struct db *db;
 	int rc;
@@ -142,34 +144,29 @@ int ab_load(struct ab_result *out, char **at, struct ctx *ctx, long long id)
 		goto out;
 	if (!db)
 		goto none;
-	if ((rc = db_prepare(&st, db,
-			     "SELECT at, result FROM ab_run WHERE id = ?1",
-			     &ctx->err)) < 0)
-		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE)
+	rc = ab_run_get(&when, &text, db, id, &ctx->err);
+	if (rc == GCAMP_ENOTFOUND)
 		goto none;
-	if (rc != SQLITE_ROW) {
-		rc = error_sqlite(&ctx->err, db, rc,
-				  "cannot read A/B run #%lld", id);
+	if (rc < 0)
 		goto out;
-	}
-	j = cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+	j = cJSON_Parse(text);
 	if (ab_result_from_json(out, j) < 0) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "A/B run #%lld: its record is not an A/B result",
 			       id);
 		goto out;
 	}
-	if (at)
-		*at = xstrdup((const char *)sqlite3_column_text(st, 0));
+	if (at) {
+		*at = when;
+		when = NULL;
+	}
 	rc = 0;
 	goto out;
 none:
 	rc = error_set(&ctx->err, GCAMP_ENOTFOUND, "no A/B run #%lld", id);
 out:
-	sqlite3_finalize(st);
+	free(when);
+	free(text);
 	cJSON_Delete(j);
 	return rc;
 }

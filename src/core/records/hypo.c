@@ -594,30 +594,3 @@ int records_scratch_dir(char **out, struct ctx *ctx)
 	free(campaign);
 	return rc;
 }
-
-int records_ab_run_exists(struct ctx *ctx, long long id)
-{
-	sqlite3_stmt *st = NULL;
-	struct db *db;
-	int rc;
-
-	if ((rc = ctx_db_if_any(&db, ctx)) < 0)
-		return rc;
-	if (db && (rc = db_prepare(&st, db, "SELECT 1 FROM ab_run WHERE id = ?",
-				   &ctx->err)) < 0)
-		return rc;
-	if (db) {
-		sqlite3_bind_int64(st, 1, id);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc == SQLITE_ROW)
-			return 0;
-		if (rc != SQLITE_DONE)
-			return error_sqlite(&ctx->err, db, rc,
-					    "cannot read the A/B runs");
-	}
-	error_set(&ctx->err, GCAMP_ENOTFOUND, "no A/B run #%lld", id);
-	error_hint(&ctx->err, "'git campaign ab' records them; the run ids "
-			      "are in its output");
-	return GCAMP_ENOTFOUND;
-}

@@ -87,10 +87,6 @@ int finding_open_ranked(struct finding **out, size_t *n, size_t *open,
 void finding_release(struct finding *f);
 void finding_free(struct finding *v, size_t n);
 
-/* 0 when the A/B run id is recorded (table ab_run), else GCAMP_ENOTFOUND
- * "no A/B run #ID". */
-int records_ab_run_exists(struct ctx *ctx, long long id);
-
 /* The campaign's scratch folder for probes, $GIT_COMMON_DIR/campaign/
  * scratch/ (with the final slash), created when missing; outside every
  * working tree. The caller frees *out. */

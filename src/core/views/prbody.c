@@ -16,6 +16,7 @@
 #include "core/views/prbody.h"
 #include "core/views/prbody_int.h"
 #include "core/measure/line.h"
+#include "core/records/ab_run.h"
 #include "core/records/hypo.h"
 #include "core/records/pr.h"
 #include "util/template.h"
@@ -304,14 +305,15 @@ static void relabel(const struct pb *b, struct ab_result *r)
 			 json_get_str(b->d, "branch"), hex);
 }
 
-static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
+static int add_run(struct pb *b, const struct ab_run_row *row, const cJSON *j)
 {
 	struct ab_result r;
 	struct buf md = BUF_INIT;
 	cJSON *o, *arr = cJSON_GetObjectItemCaseSensitive(b->d, "ab_runs");
-	const char *id = (const char *)sqlite3_column_text(st, 0);
+	char id[24];
 	size_t i;
 
+	snprintf(id, sizeof(id), "%lld", row->id);
 	if (ab_result_from_json(&r, j) < 0)
 		return 0;
 	if (ab_describe_stored_env(&r, b->ctx) < 0) {
@@ -324,11 +326,9 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 	strvec_push(&b->runs, id);
 	pb_add_env(b, r.env);
 	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "id", sqlite3_column_double(st, 0));
-	cJSON_AddStringToObject(o, "at",
-				(const char *)sqlite3_column_text(st, 1));
-	cJSON_AddStringToObject(o, "verdict",
-				(const char *)sqlite3_column_text(st, 2));
+	cJSON_AddNumberToObject(o, "id", (double)row->id);
+	cJSON_AddStringToObject(o, "at", row->at);
+	cJSON_AddStringToObject(o, "verdict", row->verdict);
 	cJSON_AddBoolToObject(o, "invalid", r.invalid);
 	cJSON_AddStringToObject(o, "env", r.env);
 	cJSON_AddStringToObject(o, "markdown", md.ptr);
@@ -350,33 +350,25 @@ static int add_run(struct pb *b, sqlite3_stmt *st, const cJSON *j)
 	return 0;
 }
 
+static int gather_run(const struct ab_run_row *row, void *data)
+{
+	struct pb *b = data;
+	cJSON *j = cJSON_Parse(row->result);
+
+	if (pb_in_list(&b->trees, json_get_str(j, "b_tree")))
+		add_run(b, row, j);
+	cJSON_Delete(j);
+	return 0;
+}
+
 /* The A/B runs whose B was the tree of one of the branch's commits */
 static int gather_runs(struct pb *b, struct db *db)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
-
 	cJSON_AddArrayToObject(b->d, "ab_runs");
 	cJSON_AddFalseToObject(b->d, "has_control");
 	if (!db)
 		return 0;
-	if ((rc = db_prepare(&st, db,
-			     "SELECT id, at, verdict, result FROM ab_run"
-			     " ORDER BY id",
-			     &b->ctx->err)) < 0)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *j =
-			cJSON_Parse((const char *)sqlite3_column_text(st, 3));
-
-		if (pb_in_list(&b->trees, json_get_str(j, "b_tree")))
-			add_run(b, st, j);
-		cJSON_Delete(j);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0
-				 : error_sqlite(&b->ctx->err, db, rc,
-						"cannot read the A/B runs");
+	return ab_run_for_each(db, 0, gather_run, b, &b->ctx->err);
 }
 
 /* "ab #3" of one of the branch's runs, or "commit ID" of its commits */
@@ -471,50 +463,48 @@ static int gather_findings(struct pb *b)
 	return 0;
 }
 
+struct claim_walk {
+	struct pb *b;
+	struct buf *claim;
+};
+
+/* the claim of one run, when it is the branch's; stops at the first */
+static int claim_of(const struct ab_run_row *row, void *data)
+{
+	struct claim_walk *w = data;
+	cJSON *j = cJSON_Parse(row->result);
+	struct ab_result r;
+	size_t i;
+
+	if (pb_in_list(&w->b->trees, json_get_str(j, "b_tree")) &&
+	    ab_result_from_json(&r, j) == 0) {
+		for (i = 0; i < r.npoints && !w->claim->len; i++) {
+			const struct ab_point *p = &r.points[i];
+
+			if (p->control || p->verdict == AB_VERDICT_NONE ||
+			    isnan(p->cmp.ratio))
+				continue;
+			buf_addf(
+				w->claim,
+				"%s, B/A %.3f [%.3f, %.3f] on `%s` (A/B #%lld)",
+				ab_verdict_name(p->verdict), p->cmp.ratio,
+				p->cmp.ci_lo, p->cmp.ci_hi, p->workload,
+				row->id);
+		}
+		ab_result_release(&r);
+	}
+	cJSON_Delete(j);
+	return w->claim->len > 0;
+}
+
 /* claim: the first judged point, not a control, of the newest A/B run of
  * the branch: "faster, B/A 0.950 [0.947, 0.953] on `./prog 100` (A/B #3)" */
 static int newest_claim(struct pb *b, struct db *db, struct buf *claim)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
+	struct claim_walk w = {b, claim};
+	int rc = ab_run_for_each(db, 1, claim_of, &w, &b->ctx->err);
 
-	if ((rc = db_prepare(&st, db,
-			     "SELECT id, result FROM ab_run ORDER BY id DESC",
-			     &b->ctx->err)) < 0)
-		return rc;
-	while (!claim->len && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *j =
-			cJSON_Parse((const char *)sqlite3_column_text(st, 1));
-		struct ab_result r;
-		size_t i;
-
-		if (pb_in_list(&b->trees, json_get_str(j, "b_tree")) &&
-		    ab_result_from_json(&r, j) == 0) {
-			for (i = 0; i < r.npoints && !claim->len; i++) {
-				const struct ab_point *p = &r.points[i];
-
-				if (p->control ||
-				    p->verdict == AB_VERDICT_NONE ||
-				    isnan(p->cmp.ratio))
-					continue;
-				buf_addf(
-					claim,
-					"%s, B/A %.3f [%.3f, %.3f] on `%s` "
-					"(A/B #%lld)",
-					ab_verdict_name(p->verdict),
-					p->cmp.ratio, p->cmp.ci_lo,
-					p->cmp.ci_hi, p->workload,
-					(long long)sqlite3_column_int64(st, 0));
-			}
-			ab_result_release(&r);
-		}
-		cJSON_Delete(j);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error_sqlite(&b->ctx->err, db, rc,
-				    "cannot read the A/B runs");
-	return 0;
+	return rc > 0 ? 0 : rc;
 }
 
 /* A gathering for ctx: the campaign and the repository; release with

@@ -142,33 +142,6 @@ static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db)
 	return 0;
 }
 
-static int collect_last_ab(struct last_ab *out, struct db *db,
-			   struct error *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = db_prepare(&st, db,
-			    "SELECT id, at, workload, verdict FROM ab_run"
-			    " ORDER BY id DESC LIMIT 1",
-			    err);
-
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->at = db_col_dup(st, 1);
-		out->workload = db_col_dup(st, 2);
-		out->verdict = db_col_dup(st, 3);
-		rc = 0;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = error_sqlite(err, db, rc, "cannot read the last A/B");
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* each stacked branch's PR from the cache; a database from before the
  * cache has none */
 static int collect_prs(struct status *st, struct db *db, struct error *err)
@@ -238,7 +211,7 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	if ((rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
 		    0 ||
 	    (rc = collect_prs(out, db, &ctx->err)) < 0 ||
-	    (rc = collect_last_ab(&out->last_ab, db, &ctx->err)) < 0 ||
+	    (rc = ab_run_last(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo, ctx)) < 0 ||
 	    (rc = finding_open_ranked(&out->findings, &out->nfindings,
 				      &out->open_findings, ctx,

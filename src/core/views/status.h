@@ -10,6 +10,7 @@
 #include "core/records/journal.h"
 #include "core/records/hypo.h"
 #include "core/views/umbrella.h"
+#include "core/records/ab_run.h"
 #include "core/records/pr.h"
 #include "util/buf.h"
 
@@ -30,14 +31,6 @@ struct named_stash {
 /* The open findings status_collect_records reads, at most */
 #define STATUS_FINDINGS 5
 
-/* The last A/B run, from the database table ab_run. */
-struct last_ab {
-	long long id; /* 0: none */
-	char *at;
-	char *workload;
-	char *verdict; /* "faster 0.912", "~ 1.003", "INVALID" */
-};
-
 struct status {
 	struct campaign campaign;
 	char *branch;		  /* NULL when HEAD is detached */
@@ -52,7 +45,7 @@ struct status {
 	size_t nstashes;
 	struct journal_op *ops; /* unfinished operations */
 	size_t nops;
-	struct last_ab last_ab;
+	struct ab_run_last last_ab; /* from table ab_run */
 	int has_next_hypo;
 	struct hypo next_hypo;	  /* the hypothesis marked next */
 	struct finding *findings; /* open findings by rank, the top first,
