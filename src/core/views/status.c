@@ -1,5 +1,4 @@
 /* Gathering what status shows. */
-#include "core/views/umbrella.h"
 #include "core/views/status.h"
 
 #include <stdlib.h>
@@ -216,7 +215,7 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	    (rc = finding_open_ranked(&out->findings, &out->nfindings,
 				      &out->open_findings, ctx,
 				      STATUS_FINDINGS)) < 0 ||
-	    (rc = umbrella_pending(&out->umbrella_pending, ctx)) < 0)
+	    (rc = umbrella_state_pending(&out->umbrella_pending, ctx)) < 0)
 		goto fail;
 	out->has_umbrella_pending = rc;
 	return 0;

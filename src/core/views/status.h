@@ -9,9 +9,9 @@
 #include "core/campaign/campaign.h"
 #include "core/records/journal.h"
 #include "core/records/hypo.h"
-#include "core/views/umbrella.h"
 #include "core/records/ab_run.h"
 #include "core/records/pr.h"
+#include "core/records/umbrella_state.h"
 #include "util/buf.h"
 
 struct stack_link {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/records/pr.h"
+#include "core/records/umbrella_state.h"
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
 #include "util/template.h"

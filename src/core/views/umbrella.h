@@ -70,10 +70,6 @@ int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
 
 void umbrella_result_release(struct umbrella_result *r);
 
-/* Records that issue now shows section (umbrella_render's, 20 rows) and
- * that nothing is queued for it; umbrella_sync calls it. */
-int umbrella_state_sent(struct ctx *ctx, long issue, const char *section);
-
 enum umbrella_auto_outcome {
 	UMBRELLA_AUTO_OFF, /* campaign.umbrella.auto unset, or no umbrella */
 	UMBRELLA_AUTO_UNCHANGED, /* it shows this already: no request */
@@ -107,16 +103,5 @@ struct umbrella_auto {
  * shows the queued one.
  */
 int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx);
-
-struct umbrella_pending {
-	long number;
-	char since[32]; /* UTC, ISO 8601 */
-	int tries;
-	char error[1024];
-};
-
-/* The queued update, for status: 1 (out filled) when one is pending, 0
- * when none, < 0 on a database error. */
-int umbrella_pending(struct umbrella_pending *out, struct ctx *ctx);
 
 #endif
