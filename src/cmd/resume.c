@@ -24,7 +24,7 @@ static int print_saved(struct ctx *ctx, int json)
 	cJSON *j;
 	int found;
 
-	if (resume_last_saved(&s, &found, ctx) < 0)
+	if (resume_pointer_last(&s, &found, ctx) < 0)
 		return cmd_fail(ctx);
 	if (!found) {
 		fprintf(stderr, "no resume pointer saved yet\n"

@@ -582,33 +582,10 @@ out:
 	return rc;
 }
 
-void resume_saved_release(struct resume_saved *s)
-{
-	if (!s)
-		return;
-	free(s->at);
-	free(s->author);
-	free(s->branch);
-	free(s->head);
-	free(s->text);
-	free(s->data);
-	memset(s, 0, sizeof(*s));
-}
-
-static void bind_opt(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
 {
 	git_signature *sig = NULL;
-	sqlite3_stmt *st = NULL;
 	struct buf text = BUF_INIT;
-	struct db *db;
 	char at[CLOCK_ISO_SIZE];
 	cJSON *saved;
 	int rc;
@@ -630,66 +607,11 @@ int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data)
 	out->head = json_dup_str(data, "head");
 	out->text = buf_detach(&text);
 	out->data = cJSON_PrintUnformatted(data);
-	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
-	    (rc = db_prepare(&st, db,
-			     "INSERT INTO resume_pointer (at, author, branch,"
-			     " head, text, data) VALUES (?, ?, ?, ?, ?, ?)",
-			     &ctx->err)) < 0)
-		goto out;
-	bind_opt(st, 1, out->at);
-	bind_opt(st, 2, out->author);
-	bind_opt(st, 3, out->branch);
-	bind_opt(st, 4, out->head);
-	bind_opt(st, 5, out->text);
-	bind_opt(st, 6, out->data);
-	if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
-		rc = error_sqlite(&ctx->err, db, rc,
-				  "cannot save the resume pointer");
-		goto out;
-	}
-	out->id = sqlite3_last_insert_rowid(db_handle(db));
-	rc = 0;
+	rc = resume_pointer_add(out, ctx);
 out:
-	sqlite3_finalize(st);
 	git_signature_free(sig);
 	buf_release(&text);
 	if (rc < 0)
 		resume_saved_release(out);
-	return rc;
-}
-
-int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx)
-{
-	sqlite3_stmt *st = NULL;
-	struct db *db;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	*found = 0;
-	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
-		return rc;
-	if ((rc = db_prepare(&st, db,
-			     "SELECT id, at, author, branch, head, text, data"
-			     " FROM resume_pointer ORDER BY id DESC LIMIT 1",
-			     &ctx->err)) < 0)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->at = db_col_dup(st, 1);
-		out->author = db_col_dup(st, 2);
-		out->branch = db_col_dup(st, 3);
-		out->head = db_col_dup(st, 4);
-		out->text = db_col_dup(st, 5);
-		out->data = db_col_dup(st, 6);
-		*found = 1;
-		rc = 0;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = error_sqlite(&ctx->err, db, rc,
-				  "cannot read the saved resume pointer");
-	}
-	sqlite3_finalize(st);
 	return rc;
 }

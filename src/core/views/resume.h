@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/base/ctx.h"
+#include "core/records/resume_pointer.h"
 #include "core/views/status.h"
 #include "util/buf.h"
 
@@ -42,31 +43,14 @@ void resume_facts(struct buf *out, struct ctx *ctx, const struct status *st);
  * .campaign/templates/ when there is one), appending to out. */
 int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data);
 
-/* A saved pointer: table resume_pointer. */
-struct resume_saved {
-	long long id;
-	char *at;     /* "2026-11-29T12:00:00Z", UTC */
-	char *author; /* "A U Thor <author@example.com>" */
-	char *branch; /* NULL when HEAD was detached */
-	char *head;   /* NULL on an unborn branch */
-	char *text;   /* the rendered pointer */
-	char *data;   /* the JSON it was rendered from, "saved" included */
-};
-
 /*
  * Saves the pointer: sets data's "saved" to {"at", "author"} (the author
  * identity and time git would put on a commit now, GIT_AUTHOR_* included),
  * renders it as resume_render does and stores the text and the data in
- * the database (created when missing). *out gets the saved row (release
- * with resume_saved_release). A missing identity is an error, with git's
- * hint.
+ * the database (created when missing, resume_pointer_add). *out gets the
+ * saved row (release with resume_saved_release). A missing identity is an
+ * error, with git's hint.
  */
 int resume_save(struct resume_saved *out, struct ctx *ctx, cJSON *data);
-
-/* The pointer saved last (highest id) into *out, *found 0 when none was
- * saved or there is no database; for `resume --saved` and the umbrella
- * section. Release with resume_saved_release. */
-int resume_last_saved(struct resume_saved *out, int *found, struct ctx *ctx);
-void resume_saved_release(struct resume_saved *s);
 
 #endif

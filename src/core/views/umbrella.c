@@ -152,7 +152,7 @@ static int pointer_json(cJSON *d, struct ctx *ctx)
 	cJSON *o;
 	int found, rc;
 
-	if ((rc = resume_last_saved(&s, &found, ctx)) < 0)
+	if ((rc = resume_pointer_last(&s, &found, ctx)) < 0)
 		return rc;
 	if (!found) {
 		cJSON_AddNullToObject(d, "pointer");
