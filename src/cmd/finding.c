@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/records/hypo.h"
+#include "core/records/finding.h"
 #include "util/json.h"
 #include "util/options.h"
 

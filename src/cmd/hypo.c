@@ -348,7 +348,7 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 			   h.unit);
 		goto fail;
 	}
-	if (records_scratch_dir(&dir, ctx) < 0)
+	if (ctx_scratch_dir(&dir, ctx) < 0)
 		goto fail;
 	setenv("GIT_CAMPAIGN_SCRATCH", dir, 1);
 	if (ab_probe(&v, ctx, probe, runs, &m) < 0)
@@ -398,7 +398,7 @@ int cmd_scratch(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(n);
 	if (n)
 		return usage_error(scratch_usage, NULL, "too many arguments");
-	if (cmd_need_campaign(ctx) < 0 || records_scratch_dir(&dir, ctx) < 0)
+	if (cmd_need_campaign(ctx) < 0 || ctx_scratch_dir(&dir, ctx) < 0)
 		return cmd_fail(ctx);
 	printf("%s\n", dir);
 	free(dir);

@@ -1,7 +1,7 @@
-/* Unit tests for src/core/records/hypo.c and src/core/records/testrun.c: the tolerance
- * rule, one next hypothesis, the findings' rank, and test counts summed
- * per class within one environment only. The database is a file named by
- * GIT_CAMPAIGN_DB, so no repository is needed. */
+/* Unit tests for src/core/records/hypo.c, finding.c and testrun.c: the
+ * tolerance rule, one next hypothesis, the findings' rank, and test counts
+ * summed per class within one environment only. The database is a file
+ * named by GIT_CAMPAIGN_DB, so no repository is needed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/records/finding.h"
 #include "core/records/hypo.h"
 #include "core/records/testrun.h"
 

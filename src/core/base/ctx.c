@@ -3,7 +3,10 @@
 
 #include "io/signature.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "io/db.h"
 #include "io/repo.h"
@@ -168,4 +171,27 @@ void ctx_release(struct ctx *ctx)
 	ctx->cfg = NULL;
 	ctx->repo = NULL;
 	error_clear(&ctx->err);
+}
+
+int ctx_scratch_dir(char **out, struct ctx *ctx)
+{
+	git_repository *repo;
+	char *campaign = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	/* commondir ends with a slash */
+	campaign = xasprintf("%scampaign", git_repository_commondir(repo));
+	*out = xasprintf("%s/scratch/", campaign);
+	if ((mkdir(campaign, 0777) < 0 && errno != EEXIST) ||
+	    (mkdir(*out, 0777) < 0 && errno != EEXIST)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot create '%s': %s", *out, strerror(errno));
+		free(*out);
+		*out = NULL;
+	}
+	free(campaign);
+	return rc;
 }

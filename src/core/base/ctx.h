@@ -44,6 +44,10 @@ int ctx_db(struct db **out, struct ctx *ctx, int flags);
 int ctx_db_if_any(struct db **out, struct ctx *ctx);
 /* The database path ctx_db() uses; the caller frees it. */
 int ctx_db_path(char **out, struct ctx *ctx);
+/* The campaign's scratch folder for probes, $GIT_COMMON_DIR/campaign/
+ * scratch/ (with the final slash), created when missing; outside every
+ * working tree. The caller frees *out. */
+int ctx_scratch_dir(char **out, struct ctx *ctx);
 /* A signature for a commit or reflog entry made now (see signature_now in
  * src/io/signature.h: who is SIG_AUTHOR, SIG_COMMITTER or SIG_TOOL). The
  * caller frees *out with git_signature_free(). */

@@ -12,7 +12,6 @@
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
 #include "core/measure/line.h"
-#include "core/records/hypo.h"
 #include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"
@@ -463,7 +462,7 @@ int ncuprof_run(struct ncuprof_result *out, struct ctx *ctx,
 				      "on PATH");
 		goto out;
 	}
-	if ((rc = records_scratch_dir(&dir, ctx)) < 0 ||
+	if ((rc = ctx_scratch_dir(&dir, ctx)) < 0 ||
 	    (rc = record_new_run(out->run, &ctx->err)) < 0)
 		goto out;
 	out->raw_path = xasprintf("%sncu-%s.csv", dir, out->run);

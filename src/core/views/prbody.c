@@ -17,6 +17,7 @@
 #include "core/views/prbody_int.h"
 #include "core/measure/line.h"
 #include "core/records/ab_run.h"
+#include "core/records/finding.h"
 #include "core/records/hypo.h"
 #include "core/records/pr.h"
 #include "util/template.h"

@@ -8,6 +8,7 @@
 
 #include "core/campaign/campaign.h"
 #include "core/records/journal.h"
+#include "core/records/finding.h"
 #include "core/records/hypo.h"
 #include "core/records/ab_run.h"
 #include "core/records/pr.h"
