@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "io/db.h"
+#include "util/buf.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 
@@ -243,4 +244,86 @@ void journal_steps_free(struct journal_step *steps, size_t n)
 		free(steps[i].data);
 	}
 	free(steps);
+}
+
+int journal_last_done(long long *id, char **kind, struct db *db,
+		      const char *const *kinds, struct error *err)
+{
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc, i;
+
+	*id = 0;
+	*kind = NULL;
+	buf_puts(&sql, "SELECT id, kind FROM operation WHERE state = 'done'"
+		       " AND kind IN (");
+	for (i = 0; i < 8 && kinds[i]; i++)
+		buf_puts(&sql, i ? ", ?" : "?");
+	buf_puts(&sql, ") ORDER BY id DESC LIMIT 1");
+	rc = db_prepare(&st, db, sql.ptr, err);
+	buf_release(&sql);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < 8 && kinds[i]; i++)
+		sqlite3_bind_text(st, i + 1, kinds[i], -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*kind = xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int journal_count_finished_before(int *out, struct db *db, const char *cutoff,
+				  struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = 0;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT count(*) FROM operation WHERE state <>"
+			     " 'running' AND updated_at < ?",
+			     err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int journal_prune_finished_before(struct db *db, const char *cutoff,
+				  struct error *err)
+{
+	static const char *const sql[] = {
+		"DELETE FROM journal WHERE op_id IN (SELECT id FROM operation"
+		" WHERE state <> 'running' AND updated_at < ?)",
+		"DELETE FROM operation WHERE state <> 'running'"
+		" AND updated_at < ?",
+	};
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc;
+
+	if ((rc = db_begin(db, err)) < 0)
+		return rc;
+	for (i = 0; i < 2; i++) {
+		if ((rc = db_prepare(&st, db, sql[i], err)) < 0)
+			break;
+		sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			rc = error_sqlite(err, db, rc,
+					  "cannot prune the journal");
+			break;
+		}
+		rc = 0;
+	}
+	if (rc < 0) {
+		db_rollback(db);
+		return rc;
+	}
+	return db_commit(db, err);
 }

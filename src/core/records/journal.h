@@ -50,4 +50,18 @@ int journal_read(struct journal_step **out, size_t *out_n, struct db *db,
 		 long long id, struct error *err);
 void journal_steps_free(struct journal_step *steps, size_t n);
 
+/* The id and kind (the caller frees *kind) of the operation finished last
+ * (done, not aborted) whose kind is one of the NULL-terminated kinds (at
+ * most 8); *id 0 and *kind NULL when there is none. */
+int journal_last_done(long long *id, char **kind, struct db *db,
+		      const char *const *kinds, struct error *err);
+
+/* How many finished (done or aborted) operations were last updated before
+ * cutoff (ISO 8601 UTC), into *out. */
+int journal_count_finished_before(int *out, struct db *db, const char *cutoff,
+				  struct error *err);
+/* Deletes those operations and their steps, in one transaction. */
+int journal_prune_finished_before(struct db *db, const char *cutoff,
+				  struct error *err);
+
 #endif

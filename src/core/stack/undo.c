@@ -151,34 +151,15 @@ out:
 	return rc;
 }
 
-/* The last finished stack operation: id and kind (caller frees). */
-static int last_done(long long *id, char **kind, struct ctx *ctx)
-{
-	sqlite3_stmt *st = NULL;
-	struct db *db;
-	int rc;
-
-	*id = 0;
-	*kind = NULL;
-	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
-	    (rc = db_prepare(&st, db,
-			     "SELECT id, kind FROM operation WHERE state ="
-			     " 'done' AND kind IN ('restack', 'stack-delete',"
-			     " 'undo') ORDER BY id DESC LIMIT 1",
-			     &ctx->err)) < 0)
-		return rc;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		*kind = xstrdup((const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
+/* the operations an undo undoes, and undo itself */
+static const char *const stack_kinds[] = {"restack", "stack-delete", "undo",
+					  NULL};
 
 int stack_undo(struct restack_result *out, struct ctx *ctx)
 {
 	struct stack_op *op = xcalloc(1, sizeof(*op)), *last = NULL;
 	git_repository *repo;
+	struct db *db;
 	cJSON *refs, *cfg;
 	const cJSON *e;
 	char *kind = NULL, *summary = NULL;
@@ -188,7 +169,9 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	memset(out, 0, sizeof(*out));
 	if ((rc = prepare(op, ctx, "undo")) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = last_done(&id, &kind, ctx)) < 0)
+	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
+	    (rc = journal_last_done(&id, &kind, db, stack_kinds, &ctx->err)) <
+		    0)
 		goto out;
 	if (!id || !strcmp(kind, "undo")) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED, "nothing to undo%s",
@@ -321,28 +304,13 @@ static int is_running(const struct journal_op *ops, size_t n, long long id)
 static int prune_journal(struct restack_result *out, struct ctx *ctx,
 			 const char *cutoff, int dry_run)
 {
-	static const char *const sql[] = {
-		"DELETE FROM journal WHERE op_id IN (SELECT id FROM operation"
-		" WHERE state <> 'running' AND updated_at < ?)",
-		"DELETE FROM operation WHERE state <> 'running'"
-		" AND updated_at < ?",
-	};
-	sqlite3_stmt *st = NULL;
 	struct db *db;
 	int rc, n = 0;
-	size_t i;
 
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
-	if ((rc = db_prepare(&st, db,
-			     "SELECT count(*) FROM operation WHERE state <>"
-			     " 'running' AND updated_at < ?",
-			     &ctx->err)) < 0)
+	if ((rc = journal_count_finished_before(&n, db, cutoff, &ctx->err)) < 0)
 		return rc;
-	sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	if (n)
 		strvec_push_owned(&out->done,
 				  xasprintf("%s %d finished operation%s",
@@ -350,26 +318,7 @@ static int prune_journal(struct restack_result *out, struct ctx *ctx,
 					    n, n == 1 ? "" : "s"));
 	if (dry_run || !n)
 		return 0;
-	if ((rc = db_begin(db, &ctx->err)) < 0)
-		return rc;
-	for (i = 0; i < 2; i++) {
-		if ((rc = db_prepare(&st, db, sql[i], &ctx->err)) < 0)
-			break;
-		sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			rc = error_sqlite(&ctx->err, db, rc,
-					  "cannot prune the journal");
-			break;
-		}
-		rc = 0;
-	}
-	if (rc < 0) {
-		db_rollback(db);
-		return rc;
-	}
-	return db_commit(db, &ctx->err);
+	return journal_prune_finished_before(db, cutoff, &ctx->err);
 }
 
 int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
