@@ -9,6 +9,7 @@
 
 #include "core/base/ctx.h"
 #include "core/measure/line.h"
+#include "core/measure/measure.h"
 #include "util/error.h"
 
 #define FLOOR_NCOPY 3
@@ -71,35 +72,6 @@ int floor_control(double *out_us, int device, struct error *err);
 void floor_records(struct record **out, size_t *nout,
 		   const struct floor_result *r, const char *env,
 		   const char *run, const char *at);
-
-/* The floor stored for one env: what `env`, `resume` and A/B tables show
- * beside their own figures. */
-struct floor_ref {
-	double launch_us; /* floor.launch_sync, median; < 0: none stored */
-	double htod_us;	  /* floor.htod_24B; < 0: none stored */
-	char commit[41];  /* where launch_us was stored */
-	char at[32];	  /* when it was measured */
-};
-
-/*
- * The newest floor of device 0 stored for env (records floor.launch_sync
- * and floor.htod_24B whose config holds kind=floor and device=0), from the
- * measurement index brought up to date first (measure_index_update): a
- * floor belongs to the machine, whichever commit it was measured on.
- * Indexed on (metric, env). 1 when there is one, 0 when not (no database
- * is no error), or a negative error.
- */
-int floor_stored(struct floor_ref *out, struct ctx *ctx, const char *env);
-
-/*
- * floor_stored for each of envs[0..n) into out[0..n) (launch_us < 0 where
- * none is stored), with one statement, from the measurement index as it
- * stands: the caller brings it up to date first (measure_index_update), so
- * that the check is made once, and outside any read transaction the
- * caller holds. The number of envs with a floor, or a negative error.
- */
-int floor_stored_envs(struct floor_ref *out, struct ctx *ctx,
-		      const char *const *envs, size_t n);
 
 /* {"device", "module_load_us", "launch_sync_us": {"median","p10","p90",
  * "n"}, "launch_enqueue_us", "htod_us": {"24","2048","65536"},

@@ -13,7 +13,6 @@
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/machine/fingerprint.h"
-#include "core/probe/floor.h"
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/views/status.h"

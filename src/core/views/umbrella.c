@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/measure/measure.h"
 #include "core/records/pr.h"
 #include "core/records/umbrella_state.h"
 #include "core/views/prbody.h"
@@ -85,63 +86,52 @@ static int prs_json(cJSON *d, struct ctx *ctx, struct db *db)
 	return pr_for_each(db, add_pr, &w, &ctx->err);
 }
 
+struct rows_walk {
+	cJSON *rows;
+	int n;
+};
+
+static int add_row(const struct measure_row *r, void *data)
+{
+	struct rows_walk *w = data;
+	cJSON *o = cJSON_CreateObject();
+	char v[64];
+
+	add_cell(o, "commit", r->commit);
+	add_cell(o, "metric", r->metric);
+	snprintf(v, sizeof(v), "%.6g", r->value);
+	cJSON_AddStringToObject(o, "value", v);
+	add_cell(o, "unit", r->unit);
+	add_cell(o, "arm", r->arm);
+	add_cell(o, "env", r->env);
+	add_cell(o, "config", r->config);
+	cJSON_AddItemToArray(w->rows, o);
+	w->n++;
+	return 0;
+}
+
 /* measurements: {rows: [{commit, metric, value, unit, arm, env, config}],
  * folded: how many older ones are left out}, or null when none */
 static int measurements_json(cJSON *d, struct ctx *ctx, struct db *db,
 			     int max_rows)
 {
-	sqlite3_stmt *st = NULL;
+	struct rows_walk w = {NULL, 0};
 	long long total = 0;
-	cJSON *m, *rows;
-	int rc, n = 0;
+	cJSON *m;
+	int rc;
 
-	if ((rc = db_prepare(&st, db, "SELECT count(*) FROM measurement",
-			     &ctx->err)) < 0)
+	if ((rc = measure_index_count(&total, db, &ctx->err)) < 0)
 		return rc;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		total = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
 	if (!total) {
 		cJSON_AddNullToObject(d, "measurements");
 		return 0;
 	}
-	if ((rc = db_prepare(&st, db,
-			     "SELECT substr(commit_id, 1, 10), metric, value,"
-			     " coalesce(unit, ''), coalesce(arm, ''), env,"
-			     " config FROM measurement"
-			     " ORDER BY at DESC, commit_id, line LIMIT ?1",
-			     &ctx->err)) < 0)
-		return rc;
-	sqlite3_bind_int(st, 1, max_rows);
 	m = cJSON_AddObjectToObject(d, "measurements");
-	rows = cJSON_AddArrayToObject(m, "rows");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		static const char *const keys[] = {"commit", "metric", NULL,
-						   "unit",   "arm",    "env",
-						   "config"};
-		cJSON *o = cJSON_CreateObject();
-		char v[64];
-		int i;
-
-		for (i = 0; i < 7; i++) {
-			if (keys[i]) {
-				add_cell(o, keys[i],
-					 (const char *)sqlite3_column_text(st,
-									   i));
-				continue;
-			}
-			snprintf(v, sizeof(v), "%.6g",
-				 sqlite3_column_double(st, 2));
-			cJSON_AddStringToObject(o, "value", v);
-		}
-		cJSON_AddItemToArray(rows, o);
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read measurements");
-	cJSON_AddNumberToObject(m, "folded", (double)(total - n));
+	w.rows = cJSON_AddArrayToObject(m, "rows");
+	if ((rc = measure_index_recent(db, max_rows, add_row, &w, &ctx->err)) <
+	    0)
+		return rc;
+	cJSON_AddNumberToObject(m, "folded", (double)(total - w.n));
 	return 0;
 }
 
