@@ -361,23 +361,6 @@ int fingerprint_store(struct ctx *ctx, const struct fingerprint *fp)
 	return store_row(db, fp, &ctx->err);
 }
 
-int fingerprint_current_id(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
-			   const char *backend)
-{
-	struct fingerprint_opts o = {backend, 0};
-	struct fingerprint fp = {0};
-	int rc;
-
-	out[0] = '\0';
-	if ((rc = fingerprint_collect(&fp, ctx, &o)) < 0 ||
-	    (rc = fingerprint_store(ctx, &fp)) < 0)
-		goto out;
-	memcpy(out, fp.id, FINGERPRINT_ID_LEN + 1);
-out:
-	fingerprint_release(&fp);
-	return rc;
-}
-
 /* --- reading --- */
 
 /* The fingerprint JSON in refs/campaign/env/<id>; GCAMP_ENOTFOUND without
