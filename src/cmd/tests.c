@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/machine/fingerprint.h"
+#include "core/machine/label.h"
 #include "core/measure/convert.h"
 #include "core/records/testrun.h"
 #include "core/views/testdiff.h"
@@ -65,7 +66,7 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (fingerprint_current_id(env, ctx, NULL) < 0 ||
 	    testrun_store(&n, ctx, &set, hex, env) < 0)
 		goto fail;
-	fingerprint_label(&label, ctx, env);
+	machine_label_of_env(&label, ctx, env);
 	printf("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
 	       n == 1 ? "" : "es", set.format, hex, label.ptr, env);
 	goto out;
@@ -107,7 +108,7 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 			t->passed + t->failed + t->skipped + t->unsupported;
 
 		buf_reset(&line);
-		fingerprint_label(&line, ctx, t->env);
+		machine_label_of_env(&line, ctx, t->env);
 		if (json) {
 			cJSON *o = cJSON_CreateObject();
 
@@ -296,7 +297,7 @@ static int tests_diff_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (pick_env(id, ctx, want, rev, env) < 0 ||
 	    testdiff_load(&d, ctx, hex[0], hex[1], id, &flaky) < 0)
 		goto fail;
-	fingerprint_label(&label, ctx, id);
+	machine_label_of_env(&label, ctx, id);
 	printf("tests %.12s -> %.12s on %s (env %s)\n", hex[0], hex[1],
 	       label.ptr, id);
 	printf("failed %ld of %ld -> %ld of %ld\n", d.sum[0].failed,

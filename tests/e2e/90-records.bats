@@ -237,13 +237,13 @@ import_two_machines() {
 	run --separate-stderr git campaign tests import "$WORLD/h200-develop.txt" \
 		--commit develop
 	assert_clean
-	assert_output "imported 3 test classes (tornado-test) for $(git rev-parse --short=12 develop) on NVIDIA H200 · cuda · JDK 21.0.5 (env $H200_ENV)"
+	assert_output --regexp "^imported 3 test classes \(tornado-test\) for $(git rev-parse --short=12 develop) on .*, GPU NVIDIA H200, JDK .*21\.0\.5, backend cuda \(env $H200_ENV\)$"
 	run --separate-stderr git campaign tests baseline
 	assert_clean
 	# each machine's latest import, each on its own line
-	assert_line "NVIDIA H200 · cuda · JDK 21.0.5: 1 failed of 12"
+	assert_line --regexp "^.*, GPU NVIDIA H200, JDK .*21\.0\.5, backend cuda: 1 failed of 12$"
 	assert_line "    env $H200_ENV, commit $(git rev-parse --short=12 develop): 11 passed, 0 skipped, 0 unsupported, 3 classes"
-	assert_line --regexp "^.* · cuda · JDK 21\.0\.5: 1 failed of 9$"
+	assert_line --regexp "^.*, no GPU, JDK .*21\.0\.5, backend cuda: 1 failed of 9$"
 	assert_line "    env $CPU_ENV, commit $(git rev-parse --short=12 HEAD): 7 passed, 0 skipped, 1 unsupported, 3 classes"
 	[ "$(grep -c 'failed of' <<<"$output")" -eq 2 ]
 	# never summed: 2 failed of 21 would be the two machines added
@@ -263,7 +263,7 @@ import_two_machines() {
 	run --separate-stderr git campaign tests diff develop HEAD
 	assert_clean
 	dev=$(git rev-parse --short=12 develop) fix=$(git rev-parse --short=12 HEAD)
-	assert_line --index 0 --regexp "^tests $dev -> $fix on .* · cuda · JDK 21\.0\.5 \(env $CPU_ENV\)$"
+	assert_line --index 0 --regexp "^tests $dev -> $fix on .*, no GPU, JDK .*21\.0\.5, backend cuda \(env $CPU_ENV\)$"
 	assert_equal "$(sed 1d <<<"$output")" "failed 1 of 9 -> 1 of 9
 changed:
   foundation.TestIntegers: 1 failed, 2 passed -> 0 failed, 3 passed

@@ -285,11 +285,11 @@ no baselines'
 	title=$(git log --reverse --format=%s develop..sync-skip | head -1)
 	assert_line "- [ ] #1081 $title (\`sync-skip\`) — open"
 	assert_line --regexp '^- \[x\] #1022 .* \(`upload`\) — merged$'
-	assert_line --regexp '^A/B #1 \(20[0-9-]+T[0-9:]+Z\): faster 0.950, on NVIDIA H200 · cuda · JDK 21.0.5'
+	assert_line --regexp '^A/B #1 \(20[0-9-]+T[0-9:]+Z\): faster 0.950, on AMD EPYC 7B13 64-Core Processor, Debian GNU/Linux 12 \(bookworm\), GPU NVIDIA H200, JDK Eclipse Adoptium 21\.0\.5, backend cuda '
 	assert_line '| control: `./ctl` | 500 us | 500 us | 1.000 [0.988, 1.012] | 1 | steady | 60.2x |'
 	assert_line '#2 sync_us = 4.19 µs (within 5%): cuStreamSynchronize costs 4.19 µs per execution'
 	assert_line '1. #3 wrong-answer: CUDA launch failures are only logged'
-	assert_line --regexp '^- NVIDIA H200 · cuda · JDK 21.0.5: 384 failed of 1,116 at '
+	assert_line --regexp '^- AMD EPYC 7B13 64-Core Processor, Debian GNU/Linux 12 \(bookworm\), GPU NVIDIA H200, JDK Eclipse Adoptium 21\.0\.5, backend cuda: 384 failed of 1,116 at '
 	assert_line --regexp '^<details><summary>Resume pointer, saved 2026-11-29T12:00:00Z by A U Thor <author@example.com></summary>$'
 	assert_line '## Resume: kfusion on sync-skip'
 	# what changes with every commit or checkout is only in the saved

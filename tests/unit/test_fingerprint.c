@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/machine/fingerprint.h"
+#include "core/machine/label.h"
 #include "io/hostinfo.h"
 #include "io/cuda.h"
 #include "util/xalloc.h"
@@ -233,6 +234,51 @@ static void no_gpu_is_a_count_of_zero(void **state)
 	fingerprint_facts_release(&f);
 }
 
+/* machine_label of the fingerprint facts f make */
+static void label_of(struct buf *out, struct fingerprint_facts *f)
+{
+	struct fingerprint fp;
+	cJSON *j;
+
+	fingerprint_build(&fp, f);
+	j = fingerprint_to_json(&fp);
+	machine_label(out, j, fp.id);
+	cJSON_Delete(j);
+	fingerprint_release(&fp);
+	fingerprint_facts_release(f);
+}
+
+static void label_names_the_machine_from_its_identity_only(void **state)
+{
+	struct fingerprint_facts f;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	h200_facts(&f);
+	label_of(&b, &f);
+	assert_string_equal(b.ptr,
+			    "AMD EPYC 7B13, Debian GNU/Linux 12 "
+			    "(bookworm), GPU NVIDIA H200, driver "
+			    "580.159.04, JDK Debian 17.0.15, backend ptx");
+	/* why there is no GPU is an info key, with this machine's path: the
+	 * same env is labelled alike everywhere */
+	buf_reset(&b);
+	h200_facts(&f);
+	cJSON_Delete(f.gpus);
+	f.gpus = NULL;
+	f.gpu_error = xstrdup("/opt/x/libcuda.so.1: cannot open shared object");
+	free(f.backend);
+	f.backend = NULL;
+	label_of(&b, &f);
+	assert_string_equal(b.ptr, "AMD EPYC 7B13, Debian GNU/Linux 12 "
+				   "(bookworm), no GPU, JDK Debian 17.0.15, "
+				   "backend none");
+	buf_reset(&b);
+	machine_label(&b, NULL, "0123456789abcdef");
+	assert_string_equal(b.ptr, "env 0123456789abcdef");
+	buf_release(&b);
+}
+
 static void diff_names_the_identity_keys(void **state)
 {
 	struct fingerprint_facts f;
@@ -419,6 +465,8 @@ int main(void)
 		cmocka_unit_test(identity_changes_the_id_info_does_not),
 		cmocka_unit_test(info_keeps_what_identity_leaves_out),
 		cmocka_unit_test(no_gpu_is_a_count_of_zero),
+		cmocka_unit_test(
+			label_names_the_machine_from_its_identity_only),
 		cmocka_unit_test(diff_names_the_identity_keys),
 		cmocka_unit_test(uuid_and_bus_id_as_nvidia_smi_prints_them),
 		cmocka_unit_test(kernel_major_minor),

@@ -6,6 +6,7 @@
 
 #include "core/ab/notes.h"
 #include "core/machine/fingerprint.h"
+#include "core/machine/label.h"
 #include "core/measure/measure.h"
 #include "core/measure/line.h"
 #include "io/repo.h"
@@ -68,32 +69,12 @@ int ab_describe_env(struct ab_result *r, struct ctx *ctx)
 static void describe(struct ab_result *r, const cJSON *fp)
 {
 	struct buf line = BUF_INIT;
-	const cJSON *id, *info, *models, *m;
-	const char *s;
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
 
-	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
-	info = cJSON_GetObjectItemCaseSensitive(fp, "info");
-	buf_addf(&line, "env %s: %s", r->env,
-		 json_get_str_or(id, "cpu_model", "unknown CPU"));
-	if ((s = json_get_str(id, "os")))
-		buf_addf(&line, ", %s", s);
-	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
-	r->gpu = cJSON_GetArraySize(models) > 0;
-	if (r->gpu) {
-		buf_puts(&line, ", GPU");
-		cJSON_ArrayForEach(m, models) if (cJSON_IsString(m))
-			buf_addf(&line, " %s", m->valuestring);
-		if ((s = json_get_str(id, "driver_version")))
-			buf_addf(&line, ", driver %s", s);
-	} else {
-		buf_puts(&line, ", no GPU");
-		if ((s = json_get_str(info, "gpu_error")))
-			buf_addf(&line, " (%s)", s);
-	}
-	if ((s = json_get_str(id, "jdk_version")))
-		buf_addf(&line, ", JDK %s %s",
-			 json_get_str_or(id, "jdk_vendor", ""), s);
-	buf_addf(&line, ", backend %s", json_get_str_or(id, "backend", "none"));
+	r->gpu = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+			 id, "gpu_models")) > 0;
+	buf_addf(&line, "env %s: ", r->env);
+	machine_label(&line, fp, r->env);
 	free(r->env_line);
 	r->env_line = buf_detach(&line);
 }

@@ -631,33 +631,6 @@ out:
 	return rc;
 }
 
-void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id)
-{
-	const cJSON *ident, *models;
-	const char *s;
-	int ngpu;
-
-	if (!fp) {
-		buf_addf(out, "env %s", id);
-		return;
-	}
-	ident = cJSON_GetObjectItemCaseSensitive(fp, "identity");
-	models = cJSON_GetObjectItemCaseSensitive(ident, "gpu_models");
-	ngpu = cJSON_GetArraySize(models);
-	if (ngpu > 1)
-		buf_addf(out, "%d× ", ngpu);
-	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
-		buf_puts(out, cJSON_GetArrayItem(models, 0)->valuestring);
-	else if ((s = json_get_str(ident, "cpu_model")))
-		buf_puts(out, s);
-	else
-		buf_puts(out, "unknown CPU");
-	s = json_get_str(ident, "backend");
-	buf_addf(out, " · %s", s ? s : "no backend");
-	s = json_get_str(ident, "jdk_version");
-	buf_addf(out, s ? " · JDK %s" : " · no JDK", s);
-}
-
 static int listed(const struct strvec *v, const char *s)
 {
 	size_t i;
@@ -707,13 +680,4 @@ void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
 	}
 	sqlite3_finalize(st);
 	strvec_clear(&refs);
-}
-
-void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id)
-{
-	cJSON *fp;
-
-	fingerprint_load_jsons(&fp, ctx, &id, 1);
-	fingerprint_label_of(out, fp, id);
-	cJSON_Delete(fp);
 }

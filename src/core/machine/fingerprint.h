@@ -98,23 +98,12 @@ int fingerprint_current_id(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
  * neither has it. The caller frees *out with cJSON_Delete. */
 int fingerprint_load_json(cJSON **out, struct ctx *ctx, const char *id);
 
-/* Appends a label for people of environment id, from its fingerprint
- * (fingerprint_load_json): the first GPU model (with the count when
- * several) or else the CPU model, the backend and the JDK, "NVIDIA H200 ·
- * cuda · JDK 21.0.5"; "env ID" when the fingerprint is not known. Never
- * fails: ctx->err is left clear. */
-void fingerprint_label(struct buf *out, struct ctx *ctx, const char *id);
-
 /* fingerprint_load_json of each of ids[0..n) into out[i], NULL where it
  * is not known or cannot be read (ctx->err is left clear): one statement
  * for them all, and the env refs listed once. The caller frees each with
  * cJSON_Delete. */
 void fingerprint_load_jsons(cJSON **out, struct ctx *ctx,
 			    const char *const *ids, size_t n);
-
-/* The label fingerprint_label appends, from fp, the fingerprint of env id
- * (NULL: not known, "env ID"). */
-void fingerprint_label_of(struct buf *out, const cJSON *fp, const char *id);
 
 /* Appends to out, sorted, the identity keys whose values differ between a
  * and b (fingerprint JSON objects, or bare identity objects); a key

@@ -12,6 +12,7 @@
 #include "core/ab/render.h"
 #include "core/campaign/campaign.h"
 #include "core/machine/fingerprint.h"
+#include "core/machine/label.h"
 #include "core/measure/measure.h"
 #include "core/views/prbody.h"
 #include "core/views/prbody_int.h"
@@ -91,14 +92,12 @@ void pb_count_str(struct buf *out, long v)
 	}
 }
 
-/* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
+/* {"id", "label" (machine_label), "os", "backend"} */
 cJSON *pb_env_json(struct ctx *ctx, const char *env)
 {
 	cJSON *o = cJSON_CreateObject(), *fp = NULL;
-	const cJSON *id, *models;
+	const cJSON *id;
 	struct buf label = BUF_INIT;
-	const char *s;
-	int ngpu;
 
 	cJSON_AddStringToObject(o, "id", env);
 	if (fingerprint_load_json(&fp, ctx, env) < 0) {
@@ -109,22 +108,7 @@ cJSON *pb_env_json(struct ctx *ctx, const char *env)
 		return o;
 	}
 	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
-	models = cJSON_GetObjectItemCaseSensitive(id, "gpu_models");
-	ngpu = cJSON_GetArraySize(models);
-	if (ngpu > 1)
-		buf_addf(&label, "%d× ", ngpu);
-	if (ngpu && cJSON_IsString(cJSON_GetArrayItem(models, 0)))
-		buf_puts(&label, cJSON_GetArrayItem(models, 0)->valuestring);
-	else
-		buf_puts(&label,
-			 json_get_str_or(id, "cpu_model", "unknown CPU"));
-	s = json_get_str(id, "backend");
-	buf_addf(&label, " · %s", s ? s : "no backend");
-	s = json_get_str(id, "jdk_version");
-	if (s)
-		buf_addf(&label, " · JDK %s", s);
-	else
-		buf_puts(&label, " · no JDK");
+	machine_label(&label, fp, env);
 	cJSON_AddStringToObject(o, "label", label.ptr);
 	cJSON_AddStringToObject(o, "os",
 				json_get_str_or(id, "os", "unknown OS"));

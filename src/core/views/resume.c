@@ -13,6 +13,7 @@
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/machine/fingerprint.h"
+#include "core/machine/label.h"
 #include "core/measure/measure.h"
 #include "core/base/outcache.h"
 #include "core/views/status.h"
@@ -331,7 +332,7 @@ static void add_baseline(cJSON *j, const struct shown *s,
 		cJSON_AddItemToArray(a, e);
 		json_add_str_or_null(e, "env", t->env);
 		buf_reset(&text);
-		fingerprint_label_of(&text, s->fps[i], t->env);
+		machine_label(&text, s->fps[i], t->env);
 		json_add_str_or_null(e, "label", text.ptr);
 		json_add_str_or_null(e, "commit", t->commit);
 		add_short(e, "commit_short", t->commit);
@@ -388,7 +389,7 @@ static void add_table(cJSON *j, struct shown *s, const struct status *st,
 	json_add_str_or_null(o, "env", r->env[0] ? r->env : NULL);
 	if (r->env[0]) {
 		i = env_index(s, r->env);
-		fingerprint_label_of(&label, s->fps[i], r->env);
+		machine_label(&label, s->fps[i], r->env);
 		json_add_str_or_null(o, "label", label.ptr);
 		cJSON_AddItemToObject(o, "floor", floor_json(s, i));
 	} else {
