@@ -1,6 +1,6 @@
 /* The data of a campaign PR's body, gathered from the branch's records
  * (A/B runs, hypotheses, findings here; notes, test results, environments
- * in prbody_gather.c), and its rendering through template pr-body.md. */
+ * in gather.c), and its rendering through template pr-body.md. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -11,11 +11,9 @@
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/campaign/campaign.h"
-#include "core/machine/fingerprint.h"
-#include "core/machine/label.h"
 #include "core/measure/measure.h"
 #include "core/views/prbody.h"
-#include "core/views/prbody_int.h"
+#include "core/views/gather.h"
 #include "core/measure/line.h"
 #include "core/records/ab_run.h"
 #include "core/records/finding.h"
@@ -27,30 +25,8 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-void pb_add_env(struct pb *b, const char *env)
-{
-	size_t i;
-
-	if (!env || !*env)
-		return;
-	for (i = 0; i < b->envs.nr; i++)
-		if (!strcmp(b->envs.v[i], env))
-			return;
-	strvec_push(&b->envs, env);
-}
-
-int pb_in_list(const struct strvec *v, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s && i < v->nr; i++)
-		if (!strcmp(v->v[i], s))
-			return 1;
-	return 0;
-}
-
 /* 1 when hex (a full id or a prefix of 7 or more) is one of the commits */
-int pb_branch_commit(const struct pb *b, const char *hex)
+static int pb_branch_commit(const struct pb *b, const char *hex)
 {
 	size_t i, k = hex ? strlen(hex) : 0;
 
@@ -60,66 +36,7 @@ int pb_branch_commit(const struct pb *b, const char *hex)
 	return 0;
 }
 
-/* "%.4g" with the unit, no exponent for large values */
-char *pb_value_text(double v, const char *unit)
-{
-	return xasprintf(fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v,
-			 unit && *unit ? " " : "", unit ? unit : "");
-}
-
-/* The first 12 digits of hex, as key */
-void pb_add_short(cJSON *o, const char *key, const char *hex)
-{
-	char s[13];
-
-	snprintf(s, sizeof(s), "%.12s", hex);
-	cJSON_AddStringToObject(o, key, s);
-}
-
-/* 1116 as "1,116" */
-void pb_count_str(struct buf *out, long v)
-{
-	char digits[32];
-	size_t i, len;
-
-	len = (size_t)snprintf(digits, sizeof(digits), "%ld", v < 0 ? -v : v);
-	if (v < 0)
-		buf_putc(out, '-');
-	for (i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf_putc(out, ',');
-		buf_putc(out, digits[i]);
-	}
-}
-
-/* {"id", "label" (machine_label), "os", "backend"} */
-cJSON *pb_env_json(struct ctx *ctx, const char *env)
-{
-	cJSON *o = cJSON_CreateObject(), *fp = NULL;
-	const cJSON *id;
-	struct buf label = BUF_INIT;
-
-	cJSON_AddStringToObject(o, "id", env);
-	if (fingerprint_load_json(&fp, ctx, env) < 0) {
-		error_clear(&ctx->err);
-		cJSON_AddStringToObject(o, "label", "an unknown machine");
-		cJSON_AddStringToObject(o, "os", "unknown OS");
-		cJSON_AddStringToObject(o, "backend", "unknown");
-		return o;
-	}
-	id = cJSON_GetObjectItemCaseSensitive(fp, "identity");
-	machine_label(&label, fp, env);
-	cJSON_AddStringToObject(o, "label", label.ptr);
-	cJSON_AddStringToObject(o, "os",
-				json_get_str_or(id, "os", "unknown OS"));
-	cJSON_AddStringToObject(o, "backend",
-				json_get_str_or(id, "backend", "none"));
-	buf_release(&label);
-	cJSON_Delete(fp);
-	return o;
-}
-
-void pb_negative(struct pb *b, char *text)
+static void pb_negative(struct pb *b, char *text)
 {
 	cJSON *o = cJSON_CreateObject();
 

@@ -1,8 +1,9 @@
-/* What the parts of the PR body's gathering share (prbody.c: commits, PR,
- * A/B runs, hypotheses, findings; prbody_gather.c: notes, tests, envs).
- * Internal to those two files. */
-#ifndef GCAMP_PRBODY_INT_H
-#define GCAMP_PRBODY_INT_H
+/* The gathering of a PR body's data (struct pb) and the helpers its parts
+ * share: gather.c collects the notes, tests and environments and holds the
+ * helpers; prbody.c, above it, the commits, PR, A/B runs, hypotheses and
+ * findings. Internal to those two files. */
+#ifndef GCAMP_VIEWS_GATHER_H
+#define GCAMP_VIEWS_GATHER_H
 
 #include <cjson/cJSON.h>
 #include <git2.h>
@@ -36,8 +37,6 @@ struct pb {
 void pb_add_env(struct pb *b, const char *env);
 /* 1 when s is one of v's strings. */
 int pb_in_list(const struct strvec *v, const char *s);
-/* 1 when hex (a full id or a prefix of 7 or more) is one of the commits. */
-int pb_branch_commit(const struct pb *b, const char *hex);
 /* "%.4g" with the unit, no exponent for large values; caller frees. */
 char *pb_value_text(double v, const char *unit);
 /* The first 12 digits of hex, as key. */
@@ -46,8 +45,6 @@ void pb_add_short(cJSON *o, const char *key, const char *hex);
 void pb_count_str(struct buf *out, long v);
 /* {"id", "label": "NVIDIA H200 · cuda · JDK 21.0.5", "os", "backend"} */
 cJSON *pb_env_json(struct ctx *ctx, const char *env);
-/* Adds a negative (takes text). */
-void pb_negative(struct pb *b, char *text);
 
 /* notes: the measurements on the branch's commits and the profiles on it
  * and its merge base (prbody_gather.c) */
