@@ -63,7 +63,7 @@ OWNERS = {
     "resume_pointer": "core/records/resume_pointer.c",
     "measurement": "core/measure/",
     "env": "core/machine/fingerprint.c",
-    "meta": "core/campaign/campaign.c",
+    "meta": "io/db.c",  # db_meta_get/db_meta_set: every layer reads it
     "http_cache": "io/github/client.c",
 }
 SQL_EXEMPT = {"io/db.c"}

@@ -435,29 +435,22 @@ static int init_plan(struct campaign *c, struct ctx *ctx,
 	return 0;
 }
 
+/* The campaign's name, and when it was first started (kept across a
+ * second init) */
 static int record_created(struct db *db, const char *name, struct error *err)
 {
-	sqlite3_stmt *st = NULL;
-	char now[21];
+	char now[CLOCK_ISO_SIZE], *have = NULL;
 	int rc;
 
-	clock_now_iso(now);
-	rc = db_prepare(
-		&st, db,
-		"INSERT INTO meta (key, value) VALUES"
-		" ('campaign', ?1), ('created_at', ?2)"
-		" ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-		" WHERE key = 'campaign'",
-		err);
-	if (rc < 0)
+	if ((rc = db_meta_set(db, "campaign", name, 0, err)) < 0)
 		return rc;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "cannot record the campaign");
-	return 0;
+	rc = db_meta_get(&have, db, "created_at", err);
+	free(have);
+	if (rc != GCAMP_ENOTFOUND)
+		return rc;
+	error_clear(err);
+	clock_now_iso(now);
+	return db_meta_set(db, "created_at", now, 0, err);
 }
 
 /* On re-initialisation, settings the new campaign does not have must not
