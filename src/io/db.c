@@ -243,6 +243,25 @@ char *db_col_dup(sqlite3_stmt *st, int i)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int db_step_done(sqlite3_stmt *st, struct db *db, const char *msg,
+		 struct error *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(err, db, rc, "%s", msg);
+	return 0;
+}
+
 int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
 {
 	const char *msg =

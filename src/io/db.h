@@ -64,6 +64,13 @@ int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
 /* A copy of column i of st's current row as text (xstrdup: the caller
  * frees it), or NULL when the column is NULL. */
 char *db_col_dup(sqlite3_stmt *st, int i);
+/* Binds s (copied) as text to parameter i of st, or NULL when s is NULL. */
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+/* Runs st, a prepared statement that returns no rows, to its end and
+ * finalises it in every case. Returns 0, or the sqlite error with msg
+ * ("cannot record the finding") in err. */
+int db_step_done(sqlite3_stmt *st, struct db *db, const char *msg,
+		 struct error *err);
 
 /* Migrates the database step by step up to version `to` (at most
  * db_schema_version()), each step in its own transaction with its version

@@ -63,14 +63,6 @@ static void indexer_release(struct indexer *ix)
 	record_release(&ix->rec);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 static int index_record(struct indexer *ix, const char *hex,
 			const struct record *r, const char *line, size_t len)
 {
@@ -83,14 +75,14 @@ static int index_record(struct indexer *ix, const char *hex,
 	sqlite3_bind_text(st, 2, r->run, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, r->metric, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 4, r->value);
-	bind_text(st, 5, r->unit);
-	bind_text(st, 6, r->better);
-	bind_text(st, 7, r->stat);
+	db_bind_text_or_null(st, 5, r->unit);
+	db_bind_text_or_null(st, 6, r->better);
+	db_bind_text_or_null(st, 7, r->stat);
 	if (r->n)
 		sqlite3_bind_int64(st, 8, r->n);
 	else
 		sqlite3_bind_null(st, 8);
-	bind_text(st, 9, r->arm);
+	db_bind_text_or_null(st, 9, r->arm);
 	if (r->ctl >= 0)
 		sqlite3_bind_int(st, 10, r->ctl);
 	else
@@ -102,7 +94,7 @@ static int index_record(struct indexer *ix, const char *hex,
 	sqlite3_bind_text(st, 12, r->env, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 13, ix->config.ptr, (int)ix->config.len,
 			  SQLITE_STATIC);
-	bind_text(st, 14, r->source);
+	db_bind_text_or_null(st, 14, r->source);
 	sqlite3_bind_text(st, 15, r->at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 16, line, (int)len, SQLITE_STATIC);
 	rc = sqlite3_step(st);

@@ -10,26 +10,6 @@
 #include "util/clock.h"
 #include "util/xalloc.h"
 
-static void bind_opt(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* runs a prepared write statement to its end and finalises it */
-static int step_done(sqlite3_stmt *st, struct db *db, struct error *err,
-		     const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "cannot %s", what);
-	return 0;
-}
-
 static const char *const finding_kinds[] = {"wrong-answer", "crash", "slow",
 					    NULL};
 
@@ -120,14 +100,15 @@ int finding_add(long long *out, struct ctx *ctx, const char *kind,
 	clock_now_iso(now);
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, title, -1, SQLITE_TRANSIENT);
-	bind_opt(st, 3, issue);
+	db_bind_text_or_null(st, 3, issue);
 	if (pr > 0)
 		sqlite3_bind_int64(st, 4, pr);
 	else
 		sqlite3_bind_null(st, 4);
-	bind_opt(st, 5, commit_id);
+	db_bind_text_or_null(st, 5, commit_id);
 	sqlite3_bind_text(st, 6, now, -1, SQLITE_TRANSIENT);
-	if ((rc = step_done(st, db, &ctx->err, "record the finding")) < 0)
+	if ((rc = db_step_done(st, db, "cannot record the finding",
+			       &ctx->err)) < 0)
 		return rc;
 	*out = sqlite3_last_insert_rowid(db_handle(db));
 	return 0;
@@ -289,5 +270,5 @@ int finding_close(struct ctx *ctx, long long id, long pr)
 	sqlite3_bind_int64(st, 1, pr);
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 3, id);
-	return step_done(st, db, &ctx->err, "close the finding");
+	return db_step_done(st, db, "cannot close the finding", &ctx->err);
 }

@@ -11,26 +11,6 @@
 #include "util/clock.h"
 #include "util/xalloc.h"
 
-static void bind_opt(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* runs a prepared write statement to its end and finalises it */
-static int step_done(sqlite3_stmt *st, struct db *db, struct error *err,
-		     const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "cannot %s", what);
-	return 0;
-}
-
 #define HYPO_COLS                                                              \
 	"id, text, metric, predicted, unit, tolerance, state, measured, "      \
 	"evidence, is_next, created_at, decided_at"
@@ -116,10 +96,11 @@ int hypo_add(long long *out, struct ctx *ctx, const char *text,
 	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_double(st, 3, predicted);
-	bind_opt(st, 4, unit && *unit ? unit : NULL);
+	db_bind_text_or_null(st, 4, unit && *unit ? unit : NULL);
 	sqlite3_bind_double(st, 5, tolerance);
 	sqlite3_bind_text(st, 6, now, -1, SQLITE_TRANSIENT);
-	if ((rc = step_done(st, db, &ctx->err, "record the hypothesis")) < 0)
+	if ((rc = db_step_done(st, db, "cannot record the hypothesis",
+			       &ctx->err)) < 0)
 		return rc;
 	*out = sqlite3_last_insert_rowid(db_handle(db));
 	return 0;
@@ -249,10 +230,10 @@ int hypo_decide(struct ctx *ctx, long long id, int confirmed, double measured,
 	sqlite3_bind_text(st, 1, confirmed ? "confirmed" : "falsified", -1,
 			  SQLITE_STATIC);
 	sqlite3_bind_double(st, 2, measured);
-	bind_opt(st, 3, evidence);
+	db_bind_text_or_null(st, 3, evidence);
 	sqlite3_bind_text(st, 4, now, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 5, id);
-	return step_done(st, db, &ctx->err, "record the verdict");
+	return db_step_done(st, db, "cannot record the verdict", &ctx->err);
 }
 
 int hypo_set_next(struct ctx *ctx, long long id)
@@ -276,7 +257,8 @@ int hypo_set_next(struct ctx *ctx, long long id)
 			     &ctx->err)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, id);
-	if ((rc = step_done(st, db, &ctx->err, "mark the next hypothesis")) < 0)
+	if ((rc = db_step_done(st, db, "cannot mark the next hypothesis",
+			       &ctx->err)) < 0)
 		goto out;
 	rc = db_commit(db, &ctx->err);
 out:

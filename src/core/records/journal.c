@@ -12,18 +12,6 @@
 #include "util/clock.h"
 #include "util/xalloc.h"
 
-/* Runs a prepared statement to completion; finalises it. */
-static int step_done(sqlite3_stmt *st, struct db *db, const char *what,
-		     struct error *err)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(err, db, rc, "%s", what);
-	return 0;
-}
-
 int journal_begin(long long *out_id, struct db *db, const char *kind,
 		  const char *worktree, const char *summary,
 		  const char *continue_cmd, const char *abort_cmd,
@@ -50,7 +38,7 @@ int journal_begin(long long *out_id, struct db *db, const char *kind,
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)getpid());
 	sqlite3_bind_text(st, 7, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, now, -1, SQLITE_STATIC);
-	if ((rc = step_done(st, db, "cannot start the journal", err)) < 0)
+	if ((rc = db_step_done(st, db, "cannot start the journal", err)) < 0)
 		return rc;
 	*out_id = (long long)sqlite3_last_insert_rowid(db_handle(db));
 	return 0;
@@ -91,7 +79,7 @@ int journal_step(struct db *db, long long id, const char *step,
 	sqlite3_bind_text(st, 2, step, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, data ? data : "{}", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0)
+	if ((rc = db_step_done(st, db, "cannot write the journal", err)) < 0)
 		goto fail;
 	rc = db_prepare(&st, db,
 			"UPDATE operation SET updated_at = ? WHERE id = ?",
@@ -100,7 +88,7 @@ int journal_step(struct db *db, long long id, const char *step,
 		goto fail;
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);
-	if ((rc = step_done(st, db, "cannot write the journal", err)) < 0 ||
+	if ((rc = db_step_done(st, db, "cannot write the journal", err)) < 0 ||
 	    (rc = db_commit(db, err)) < 0)
 		goto fail;
 	test_kill_point(step);
@@ -126,7 +114,7 @@ int journal_finish(struct db *db, long long id, int ok, struct error *err)
 	sqlite3_bind_text(st, 1, ok ? "done" : "aborted", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, id);
-	if ((rc = step_done(st, db, "cannot close the journal", err)) < 0)
+	if ((rc = db_step_done(st, db, "cannot close the journal", err)) < 0)
 		return rc;
 	if (sqlite3_changes(db_handle(db)) != 1)
 		return error_set(err, GCAMP_ENOTFOUND,

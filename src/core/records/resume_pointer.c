@@ -20,14 +20,6 @@ void resume_saved_release(struct resume_saved *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void bind_opt(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int resume_pointer_add(struct resume_saved *s, struct ctx *ctx)
 {
 	sqlite3_stmt *st = NULL;
@@ -40,12 +32,12 @@ int resume_pointer_add(struct resume_saved *s, struct ctx *ctx)
 			     " head, text, data) VALUES (?, ?, ?, ?, ?, ?)",
 			     &ctx->err)) < 0)
 		return rc;
-	bind_opt(st, 1, s->at);
-	bind_opt(st, 2, s->author);
-	bind_opt(st, 3, s->branch);
-	bind_opt(st, 4, s->head);
-	bind_opt(st, 5, s->text);
-	bind_opt(st, 6, s->data);
+	db_bind_text_or_null(st, 1, s->at);
+	db_bind_text_or_null(st, 2, s->author);
+	db_bind_text_or_null(st, 3, s->branch);
+	db_bind_text_or_null(st, 4, s->head);
+	db_bind_text_or_null(st, 5, s->text);
+	db_bind_text_or_null(st, 6, s->data);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
