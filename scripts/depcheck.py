@@ -7,6 +7,8 @@ SRC_DIR, not gen/ nor one left behind by a move) to the objects that define
 it, and reports, one line each:
   unplaced: an object in no folder of the rule (core/x.o, the old flat core/);
   upward:   a use of a folder that is not on a lower line of the rule;
+  include:  an #include of a header in such a folder (a type or a macro
+            is a use too, though no symbol shows it);
   hook:     an object linked into git-campaign-hook that needs libgit2;
   fuzz:     an object in the fuzz build's closure outside import/ and util/;
   cycle:    objects that form a cycle (a strongly connected component);
@@ -176,6 +178,28 @@ def rule_lines(objs, uses):
                     " ".join(sorted(uses[o][d])))
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def include_lines(srcdir):
+    """The #include lines that name a header the rule puts out of reach."""
+    for d, _, files in sorted(os.walk(srcdir)):
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(d, f), srcdir)
+            if not f.endswith((".c", ".h")):
+                continue
+            with open(os.path.join(d, f), errors="replace") as fh:
+                text = fh.read()
+            for m in INCLUDE.finditer(text):
+                a, b = folder(rel), folder(m.group(1))
+                ra, rb = RANK.get(a), RANK.get(b)
+                if None in (ra, rb) or a == b or rb > ra:
+                    continue
+                yield "include", "%s:%d: %s may not include %s%s" % (
+                    rel, text.count("\n", 0, m.start()) + 1, a,
+                    m.group(1), ", its peer's" if ra == rb else "")
+
+
 def link_lines(objs, uses, definer, undefs):
     """The hook's libgit2 leaks and the fuzz build's strays."""
     hook = closure(uses, [HOOK_MAIN] if HOOK_MAIN in objs else [])
@@ -239,16 +263,17 @@ def main():
 
     found = Counter()
     cycles = [("cycle", cycle_line(c, uses)) for c in sccs(objs, uses)]
-    for kind, text in [*rule_lines(objs, uses),
+    for kind, text in [*rule_lines(objs, uses), *include_lines(args.srcdir),
                        *link_lines(objs, uses, definer, undefs),
                        *cycles, *sql_lines(args.srcdir)]:
         found[kind] += 1
         print("%s: %s" % (kind, text))
     print("depcheck: %d objects, %d edges, %d cycles, %d upward references, "
-          "%d misplaced SQL, %d unplaced objects, %d link-closure violations"
+          "%d upward includes, %d misplaced SQL, %d unplaced objects, "
+          "%d link-closure violations"
           % (len(objs), sum(len(u) for u in uses.values()), found["cycle"],
-             found["upward"], found["sql"], found["unplaced"],
-             found["hook"] + found["fuzz"]))
+             found["upward"], found["include"], found["sql"],
+             found["unplaced"], found["hook"] + found["fuzz"]))
     return 1 if found else 0
 
 

@@ -38,6 +38,18 @@ depcheck() {
 	assert_line 'fuzz: io/proc.o is outside import/ and util/ via import/jfr.o -> io/proc.o'
 }
 
+@test "an include of a higher folder's header fails though no symbol shows it" {
+	mkdir -p src/core/views src/core/records obj/core/records
+	printf '#define WIDTH 16\n' >src/core/views/status.h
+	printf '#include "core/views/status.h"\nchar name[WIDTH];\n' \
+		>src/core/records/pr.c
+	cc -c -Isrc -o obj/core/records/pr.o src/core/records/pr.c
+	depcheck
+	assert_failure 1
+	assert_line 'include: core/records/pr.c:1: core/records may not include core/views/status.h'
+	assert_line --partial ', 0 upward references, 1 upward includes,'
+}
+
 @test "two files of one folder that use each other are a cycle" {
 	unit util/x.c 'int y(void); int x(void); int x(void) { return y(); }'
 	unit util/y.c 'int x(void); int y(void); int y(void) { return x(); }'
@@ -57,7 +69,7 @@ depcheck() {
 	cc -c -o obj/util/old.o -x c - <<<'int b(void); int a(void) { return b(); }'
 	depcheck
 	assert_success
-	assert_output 'depcheck: 4 objects, 1 edges, 0 cycles, 0 upward references, 0 misplaced SQL, 0 unplaced objects, 0 link-closure violations'
+	assert_output 'depcheck: 4 objects, 1 edges, 0 cycles, 0 upward references, 0 upward includes, 0 misplaced SQL, 0 unplaced objects, 0 link-closure violations'
 	[ -z "$stderr" ]
 }
 

@@ -1,12 +1,13 @@
 /* The fingerprint's shape (identity and info keys), its canonical JSON and
  * id, and where it is kept: the env table and refs/campaign/env/<id>. The
- * probes are in fingerprint_collect.c. */
+ * probes are in collect.c. */
 #include "core/machine/fingerprint.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/records/testrun.h"
 #include "io/hostinfo.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
@@ -15,6 +16,9 @@
 #include "util/json.h"
 #include "util/sha256.h"
 #include "util/xalloc.h"
+
+_Static_assert(TESTRUN_ENV_SIZE == FINGERPRINT_ID_LEN + 1,
+	       "an env id is FINGERPRINT_ID_LEN digits wherever it is kept");
 
 void fingerprint_facts_release(struct fingerprint_facts *f)
 {

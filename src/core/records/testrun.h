@@ -8,7 +8,6 @@
 #include <stddef.h>
 
 #include "core/base/ctx.h"
-#include "core/machine/fingerprint.h"
 #include "import/formats.h"
 #include "util/strvec.h"
 
@@ -18,9 +17,13 @@ struct testrun_class {
 	char *format; /* the import format: "junit", "tornado-test" */
 };
 
+/* An env id (FINGERPRINT_ID_LEN hex digits, core/machine/fingerprint.h,
+ * which checks that they agree) and its NUL. */
+#define TESTRUN_ENV_SIZE 17
+
 /* One environment's latest import. */
 struct testrun_total {
-	char env[FINGERPRINT_ID_LEN + 1];
+	char env[TESTRUN_ENV_SIZE];
 	char commit[41];
 	long passed, failed, skipped, unsupported, classes;
 	char *at;
