@@ -14,14 +14,13 @@
 #include "util/json.h"
 #include "util/options.h"
 
-static const char *const env_usage[] = {
-	"git campaign env [--json] [--backend B] [--refresh]",
-	"git campaign env --floor [--device N] [--json] [--backend B]",
-	"git campaign env --check-profiling [--json]",
-	"git campaign env list [--json]",
-	"git campaign env gpu-control [--device N]",
-	NULL,
-};
+SUB_USAGE(env_usage, "git campaign env [--json] [--backend B] [--refresh]",
+	  "git campaign env --floor [--device N] [--json] [--backend B]",
+	  "git campaign env --check-profiling [--json]",
+	  "git campaign env list [--json]",
+	  "git campaign env gpu-control [--device N]");
+SUB_USAGE(list_usage, "git campaign env list [--json]");
+SUB_USAGE(gpu_control_usage, "git campaign env gpu-control [--device N]");
 
 #define W 22 /* width of the key column */
 
@@ -386,7 +385,45 @@ static int check_profiling(int json)
 	return st.available ? 0 : 1;
 }
 
-int cmd_env(int argc, const char **argv, struct ctx *ctx)
+static int list_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	int json = 0;
+	const struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print the environments as JSON"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, list_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n)
+		return usage_error(list_usage, opts, "unknown argument '%s'",
+				   argv[0]);
+	return list(ctx, json);
+}
+
+static int gpu_control_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	long device = 0;
+	const struct option opts[] = {
+		OPT_INT(0, "device", &device, "N",
+			"the CUDA device the control runs on (0)"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, gpu_control_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n)
+		return usage_error(gpu_control_usage, opts,
+				   "unknown argument '%s'", argv[0]);
+	if (device < 0 || device > 1023)
+		return usage_error(gpu_control_usage, opts,
+				   "--device must be 0 to 1023");
+	return gpu_control_run(ctx, (int)device);
+}
+
+static int env_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	int json = 0, refresh = 0, profiling = 0;
 	const char *backend = NULL;
@@ -409,19 +446,6 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 
 	if (n < 0)
 		return parse_options_status(n);
-	if (n == 1 && !strcmp(argv[0], "gpu-control")) {
-		if (json || backend || refresh || f.want || profiling)
-			return usage_error(env_usage, opts,
-					   "'env gpu-control' takes only "
-					   "--device");
-		return gpu_control_run(ctx, (int)f.device);
-	}
-	if (n == 1 && !strcmp(argv[0], "list")) {
-		if (backend || refresh || f.want || profiling)
-			return usage_error(env_usage, opts,
-					   "'env list' takes only --json");
-		return list(ctx, json);
-	}
 	if (n)
 		return usage_error(env_usage, opts, "unknown argument '%s'",
 				   argv[0]);
@@ -438,4 +462,16 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 	if (f.device && !f.want)
 		return usage_error(env_usage, opts, "--device needs --floor");
 	return show(ctx, json, backend, refresh, &f);
+}
+
+int cmd_env(int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct subcommand subs[] = {
+		{"", env_cmd, env_usage, 0},
+		{"list", list_cmd, list_usage, 0},
+		{"gpu-control", gpu_control_cmd, gpu_control_usage, 0},
+		{NULL},
+	};
+
+	return cmd_subcommand(argc, argv, ctx, subs, env_usage, NULL);
 }

@@ -367,10 +367,10 @@ env_json() {
 @test "usage errors exit 129" {
 	run --separate-stderr git campaign env list --backend x
 	assert_failure 129
-	[[ "$stderr" == "error: 'env list' takes only --json"* ]]
+	[[ "$stderr" == "error: unknown option '--backend'"* ]]
 	run --separate-stderr git campaign env frob
 	assert_failure 129
-	[[ "$stderr" == "error: unknown argument 'frob'"* ]]
+	[[ "$stderr" == "error: unknown subcommand 'frob'"* ]]
 	run --separate-stderr git campaign env --frobnicate
 	assert_failure 129
 }
