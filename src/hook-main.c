@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks/hooks.h"
+#include "core/hooks/check.h"
 #include "util/options.h"
 #include "util/xalloc.h"
 

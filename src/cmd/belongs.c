@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks/hooks.h"
+#include "core/hooks/check.h"
 #include "util/options.h"
 
 static const char *const belongs_usage[] = {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks/hooks.h"
+#include "core/hooks/check.h"
 #include "util/options.h"
 
 static const char *const hook_usage[] = {

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/hooks/hooks.h"
+#include "core/hooks/check.h"
+#include "core/hooks/install.h"
 #include "util/options.h"
 
 SUB_USAGE(install_usage,

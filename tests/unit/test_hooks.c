@@ -6,9 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "core/hooks/hooks.h"
+#include "core/hooks/msg.h"
 #include "io/gitcfg_parse.h"
 #include "io/gitlite.h"
 

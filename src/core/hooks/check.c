@@ -2,7 +2,7 @@
  * through io/gitlite (the files backend of io/refs.h), the stack through
  * core/stack/model and the PR cache through core/records/pr.c, so that the
  * separate git-campaign-hook program links only libc and sqlite. */
-#include "core/hooks/hooks.h"
+#include "core/hooks/check.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hooks/msg.h"
+#include "core/records/pr.h"
 #include "core/stack/model.h"
 #include "io/db.h"
 #include "io/gitlite.h"
-#include "core/records/pr.h"
 #include "io/proc.h"
 #include "util/xalloc.h"
 

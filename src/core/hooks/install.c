@@ -2,7 +2,7 @@
  * already there, the pre-commit framework. */
 /* realpath */
 #define _XOPEN_SOURCE 700
-#include "core/hooks/hooks.h"
+#include "core/hooks/install.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hooks/check.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 

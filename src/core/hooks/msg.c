@@ -1,5 +1,5 @@
 /* The commit-msg rules: git's cleanup, one line, no AI attribution. */
-#include "core/hooks/hooks.h"
+#include "core/hooks/msg.h"
 
 #include <regex.h>
 #include <stdio.h>
