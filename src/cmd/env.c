@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
-#include "core/probe/floor.h"
 #include "core/measure/measure.h"
+#include "core/measure/query.h"
 #include "core/probe/counters.h"
+#include "core/probe/floor.h"
 #include "util/clock.h"
 #include "util/json.h"
 #include "util/options.h"

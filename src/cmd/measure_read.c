@@ -9,8 +9,10 @@
 
 #include "cmd/cmd.h"
 #include "cmd/measure.h"
+#include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
+#include "core/measure/query.h"
 #include "util/buf.h"
 #include "util/options.h"
 #include "util/xalloc.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
 #include "core/measure/convert.h"

@@ -11,10 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
-#include "io/hostinfo.h"
 #include "io/cuda.h"
+#include "io/hostinfo.h"
 #include "util/xalloc.h"
 
 /* the H200 of tests/fixtures/nvidia-smi, with a PTX backend */

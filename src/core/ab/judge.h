@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/ab/enums.h"
+#include "core/measure/query.h"
 #include "core/probe/floor.h"
 #include "core/stats/stats.h"
 #include "util/strvec.h"

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "core/ab/notes.h"
+#include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
-#include "core/measure/measure.h"
 #include "core/measure/line.h"
+#include "core/measure/measure.h"
+#include "core/measure/query.h"
 #include "io/repo.h"
 #include "util/clock.h"
 #include "util/json.h"

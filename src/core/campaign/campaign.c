@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/machine/fingerprint.h"
 #include "core/base/forge_url.h"
+#include "core/machine/fingerprint.h"
 #include "core/measure/notes.h"
 #include "io/gitlite.h"
 #include "io/repo.h"

@@ -1,7 +1,7 @@
 /* Probing this machine for its fingerprint, with the expensive probes
  * (`java -version`, cuInit) cached in the database's meta table under a
  * stamp of what would change their answer. */
-#include "core/machine/fingerprint.h"
+#include "core/machine/collect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "io/hostinfo.h"
+#include "core/machine/fingerprint.h"
 #include "io/cuda.h"
+#include "io/hostinfo.h"
 #include "util/buf.h"
 #include "util/json.h"
 #include "util/trace.h"

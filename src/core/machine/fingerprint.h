@@ -43,11 +43,6 @@ struct fingerprint {
 	cJSON *info;	 /* owned */
 };
 
-struct fingerprint_opts {
-	const char *backend; /* NULL: campaign.backend, or none */
-	int refresh;	     /* ignore the cached probes */
-};
-
 /* Frees every string and gpus, and clears f. Accepts NULL. */
 void fingerprint_facts_release(struct fingerprint_facts *f);
 /* Frees identity and info and clears fp. Accepts NULL. */
@@ -65,18 +60,6 @@ char *fingerprint_canonical_json(const cJSON *j);
  * JSON of identity. */
 void fingerprint_hash(char out[FINGERPRINT_ID_LEN + 1], const cJSON *identity);
 
-/*
- * Probes this machine. In a repository the expensive probes (`java
- * -version`, cuInit) come from the database's cache while what would
- * change them is unchanged (the java binary's path, mtime and size; the
- * NVIDIA driver's version file, the libcuda loaded, its mtime and size,
- * CUDA_VISIBLE_DEVICES), unless o->refresh; outside one nothing is cached.
- * A missing GPU, driver or JDK is not an error (gpu_error says why); errors
- * are a bad backend (GCAMP_EUSAGE) or an unusable database.
- */
-int fingerprint_collect(struct fingerprint *out, struct ctx *ctx,
-			const struct fingerprint_opts *o);
-
 /* Records fp: the env row (inserted, or its info and seen_at updated) and
  * refs/campaign/env/<id> (created only when absent). Needs a repository
  * (GCAMP_ENOREPO otherwise); creates the database when missing. */
@@ -84,14 +67,6 @@ int fingerprint_store(struct ctx *ctx, const struct fingerprint *fp);
 
 /* {"v":1,"id":...,"identity":{...},"info":{...}}, a new object. */
 cJSON *fingerprint_to_json(const struct fingerprint *fp);
-
-/*
- * Collects (with the caches), stores (db + ref) and returns the current
- * machine's env id. backend NULL means campaign.backend, or none. Returns
- * 0 or a negative GCAMP_E code with ctx->err set.
- */
-int fingerprint_current_id(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
-			   const char *backend);
 
 /* The fingerprint JSON of environment id (as fingerprint_to_json), from
  * the database, else from refs/campaign/env/<id>. GCAMP_ENOTFOUND when

@@ -2,6 +2,8 @@
  * history (from the index) and the comparison of two commits (from the
  * notes), with the refusals that keep numbers of different machines or
  * configurations apart. */
+#include "core/measure/query.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/measure/measure.h"
 #include "core/stats/stats.h"
 #include "io/cuda.h"
 #include "util/buf.h"

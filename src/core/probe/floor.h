@@ -9,7 +9,6 @@
 
 #include "core/base/ctx.h"
 #include "core/measure/line.h"
-#include "core/measure/measure.h"
 #include "util/error.h"
 
 #define FLOOR_NCOPY 3

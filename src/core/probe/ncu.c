@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/machine/fingerprint.h"
-#include "core/measure/measure.h"
+#include "core/machine/collect.h"
 #include "core/measure/line.h"
+#include "core/measure/measure.h"
 #include "core/stats/stats.h"
 #include "io/proc.h"
 #include "io/repo.h"

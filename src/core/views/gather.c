@@ -8,10 +8,10 @@
 
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
-#include "core/measure/measure.h"
-#include "core/views/gather.h"
 #include "core/measure/line.h"
+#include "core/measure/measure.h"
 #include "core/records/testrun.h"
+#include "core/views/gather.h"
 #include "core/views/testdiff.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"

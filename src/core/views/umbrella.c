@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/measure/measure.h"
+#include "core/measure/query.h"
 #include "core/records/pr.h"
 #include "core/records/umbrella_state.h"
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
-#include "util/template.h"
 #include "io/gitcfg.h"
+#include "util/template.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
