@@ -11,6 +11,7 @@
 #include "core/forge/open.h"
 #include "core/records/pr.h"
 #include "core/views/prbody.h"
+#include "core/views/prlint.h"
 #include "io/github/github.h"
 #include "io/repo.h"
 #include "util/buf.h"

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/views/prbody.h"
+#include "core/views/prlint.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 #define BUG "## 1. The bug and its cost\n\nEach launch uploads 24 bytes.\n\n"

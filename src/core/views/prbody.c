@@ -19,6 +19,7 @@
 #include "core/records/testrun.h"
 #include "core/views/gather.h"
 #include "core/views/prbody.h"
+#include "core/views/prlint.h"
 #include "io/repo.h"
 #include "util/json.h"
 #include "util/template.h"

@@ -1,7 +1,6 @@
 /* A campaign PR's body: the seven sections (the bug and its cost, cause,
  * change, numbers, testing, backends and OS tested, negatives) rendered
- * with template pr-body.md from the branch's records, and the lint that
- * checks any Markdown body for them. */
+ * with template pr-body.md from the branch's records. */
 #ifndef GCAMP_PRBODY_H
 #define GCAMP_PRBODY_H
 
@@ -9,16 +8,6 @@
 
 #include "core/base/ctx.h"
 #include "util/buf.h"
-#include "util/strvec.h"
-
-/* What a section the records cannot fill holds, followed by visible text:
- * the one string the lint looks for. */
-#define PRBODY_TODO "<!-- git-campaign:todo -->"
-
-/* The seven sections in order, by the words their heading starts with
- * ("The bug", "Cause", "Change", "Numbers", "Testing", "Backends",
- * "Negatives"); NULL-terminated. */
-extern const char *const prbody_sections[];
 
 /*
  * Builds the data of branch's PR body (NULL: the checked-out branch) into
@@ -56,22 +45,5 @@ int prbody_claim(char **title, char **claim, struct ctx *ctx,
  */
 int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
 		  cJSON **data);
-
-/*
- * Lints a PR body (Markdown, NUL-terminated). base (may be NULL) is the
- * base branch's name, also accepted where the Testing section names the
- * base. Appends one line per problem to problems, in section order:
- *   section 'NAME' is missing | is empty | has a placeholder left
- *   no numbers table in section 'Numbers'
- *   no control row in the numbers table
- *   section 'Negatives' states no negative
- *   section 'Testing' lacks the test-suite numbers of the branch | of the
- *     base | of the branch and of the base
- *   numbers table N holds numbers of several envs without an env label
- *   a placeholder is left outside the sections (line N)
- * Pure: reads nothing else. Returns the number of problems.
- */
-size_t prlint_check(struct strvec *problems, const char *body,
-		    const char *base);
 
 #endif

@@ -2,13 +2,15 @@
  * left, the numbers table with its control row and env labels, the
  * negatives, and the test-suite numbers of both the branch and the base.
  * Works on any Markdown text; reads nothing else. */
+#include "core/views/prlint.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "core/views/prbody.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 const char *const prbody_sections[] = {
