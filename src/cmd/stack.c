@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/stack/restack.h"
-#include "core/stack/graph.h"
 #include "core/forge/submit.h"
+#include "core/stack/graph.h"
+#include "core/stack/restack.h"
+#include "core/stack/undo.h"
 #include "util/options.h"
 
 SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");

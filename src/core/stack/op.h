@@ -9,7 +9,6 @@
 #include <git2.h>
 
 #include "core/base/ctx.h"
-#include "core/stack/restack.h"
 
 struct op_branch {
 	char *name;
@@ -85,27 +84,6 @@ int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok);
 /* Restores HEAD, the index (byte for byte) and the work tree to the start
  * of op. */
 int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx);
-/* Runs op, whose updates are all in op->fixed (undo, delete): journal,
- * backups, the updates, the work tree. */
-int stack_op_run_fixed(struct stack_op *op, struct ctx *ctx,
-		       struct restack_result *out, const char *summary);
-/* The ref whose notes restack copies to rewritten commits. */
-#define NOTES_REF "refs/notes/campaign"
-
-/* Replays every branch of op not yet done, parents first (or stops at a
- * conflict: 0 with out->conflict set), then finishes op. */
-int restack_run_queue(struct stack_op *op, struct ctx *ctx,
-		      struct restack_result *out, int no_checkout);
-/* From the "apply" step on: the refs, the records, the work tree, the
- * journal closed. */
-int restack_finish_op(struct stack_op *op, struct ctx *ctx,
-		      struct restack_result *out);
-/* "1234567 subject" of a commit (caller frees). */
-char *restack_describe(git_repository *repo, const git_oid *id);
-/* The paths in conflict in idx, appended to out. */
-void restack_conflict_paths(struct strvec *out, git_index *idx);
-/* [a, b] as JSON. */
-cJSON *oid_pair_json(const git_oid *a, const git_oid *b);
 /* "" for the main work tree, else the linked work tree's name (its
  * folder under $GIT_COMMON_DIR/worktrees); the caller frees it. */
 char *stack_worktree_id(git_repository *repo);

@@ -1,13 +1,15 @@
 /* The replay engine of restack: each branch's own commits replayed in
  * memory with libgit2 (no work tree, no index), the conflict shown when one
  * stops it, and the updates applied together at the end. */
+#include "core/stack/replay.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stack/restack.h"
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
+#include "core/stack/restack.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"

@@ -9,6 +9,7 @@
 
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
+#include "core/stack/replay.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/trace.h"

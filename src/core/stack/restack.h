@@ -1,8 +1,8 @@
 /* The stack operations that rewrite branches: restack (and move) in
- * memory with libgit2, continue/abort/skip after a conflict or a crash,
- * delete, undo and gc. Each runs as a journaled operation: old tips are
- * saved under refs/campaign/backup/<op>/<branch> before anything moves, and
- * every ref of one operation moves together at the end. */
+ * memory with libgit2, and continue/abort/skip after a conflict or a crash.
+ * Each runs as a journaled operation: old tips are saved under
+ * refs/campaign/backup/<op>/<branch> before anything moves, and every ref
+ * of one operation moves together at the end. */
 #ifndef GCAMP_RESTACK_H
 #define GCAMP_RESTACK_H
 
@@ -54,18 +54,5 @@ int restack_abort(struct restack_result *out, struct ctx *ctx);
 /* Leaves the conflicted branch (and the branches on it) as they were and
  * goes on with the rest. */
 int restack_skip(struct restack_result *out, struct ctx *ctx);
-
-/* Removes branch from the stack; its children are re-parented onto its
- * parent (keeping its commits as theirs). With delete_branch, the branch
- * itself is deleted (its tip is kept under the backup ref). */
-int stack_delete(struct restack_result *out, struct ctx *ctx,
-		 const char *branch, int delete_branch);
-/* Restores every branch (and stack record) of the last finished stack
- * operation from its backup. */
-int stack_undo(struct restack_result *out, struct ctx *ctx);
-/* Prunes backup refs and finished operations older than days days; with
- * dry_run, only lists them (in out->done). */
-int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
-	     int dry_run);
 
 #endif

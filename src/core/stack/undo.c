@@ -1,14 +1,17 @@
 /* The stack operations that need no replay: delete, undo, and gc of old
  * backups and journal entries. */
+#include "core/stack/undo.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/records/journal.h"
-#include "core/stack/restack.h"
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
+#include "core/stack/replay.h"
+#include "core/stack/restack.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/clock.h"
