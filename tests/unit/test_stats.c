@@ -1,5 +1,5 @@
-/* Unit tests for src/core/stats/stats.c against values computed independently: a
- * brute-force Python 3 (stdlib only, exact fractions; listed at the end of
+/* Unit tests for src/core/stats/stats.c against values computed independently:
+ * a brute-force Python 3 (stdlib only, exact fractions; listed at the end of
  * this file) and published examples (numpy, scipy, rank-test tables). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats/fit.h"
 #include "core/stats/stats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,6 +10,7 @@
 #include "core/ab/enums.h"
 #include "core/measure/query.h"
 #include "core/probe/floor.h"
+#include "core/stats/fit.h"
 #include "core/stats/stats.h"
 #include "util/strvec.h"
 

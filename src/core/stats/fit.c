@@ -1,13 +1,14 @@
 /* Trends and fits for the statistics module: Theil-Sen lines, the
  * Mann-Kendall drift test, and seeded percentile bootstraps of an iteration
  * sweep and of a ratio of medians (measurement.md §3 items 6, 8 and 10). */
-#include "core/stats/stats.h"
-#include "core/stats/stats_int.h"
+#include "core/stats/fit.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats/stats.h"
+#include "core/stats/stats_int.h"
 #include "util/xalloc.h"
 
 /* Above this many values, or with ties, the trend test is approximate. */
