@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "core/stash/apply.h"
 #include "core/stash/stash.h"
 #include "util/clock.h"
 #include "util/options.h"

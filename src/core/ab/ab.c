@@ -13,6 +13,7 @@
 #include "core/ab/render.h"
 #include "core/records/ab_run.h"
 #include "core/records/journal.h"
+#include "core/stash/apply.h"
 #include "core/stash/stash.h"
 #include "io/repo.h"
 #include "util/clock.h"

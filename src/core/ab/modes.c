@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/records/journal.h"
+#include "core/stash/apply.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"
 #include "io/repo.h"

@@ -1,6 +1,8 @@
 /* Applying a named stash: a three-way merge of the stash's changes into the
  * index's tree, written to the working tree only after every path it
  * touches was checked to hold no local change, then its untracked files. */
+#include "core/stash/apply.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

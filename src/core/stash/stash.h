@@ -52,21 +52,6 @@ int stash_list(struct stash_info **out, size_t *out_n, struct ctx *ctx);
  * The caller releases *out with stash_info_release. */
 int stash_lookup(struct stash_info *out, struct ctx *ctx, const char *name);
 
-/* Applies stash NAME onto the working tree (a three-way merge of its
- * changes with the index) and restores its untracked files. Nothing is
- * written when a local change or an existing file would be overwritten
- * (GCAMP_EREFUSED, paths named). When the merge conflicts, the files get
- * conflict markers, the paths go to *conflicts and GCAMP_EREFUSED is
- * returned; the stash always stays. With pop, the stash is dropped after
- * a clean apply only. */
-int stash_apply(struct ctx *ctx, const char *name, int pop,
-		struct strvec *conflicts);
-
-/* The changes stash NAME holds against the commit it was made on: a
- * diffstat, or with patch the whole patch; then its untracked files, one
- * "untracked: PATH" line each. Appended to out. */
-int stash_diff(struct buf *out, struct ctx *ctx, const char *name, int patch);
-
 /* Deletes stash NAME only while it still points at expect (a full or
  * abbreviated id; NULL: wherever it points now), as a compare-and-swap.
  * The commit stays in the stash-log reflog. *out (may be NULL) gets the
