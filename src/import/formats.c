@@ -15,12 +15,13 @@
 #include <unistd.h>
 
 #include "import/benchmark_runner.h"
-#include "import/junit.h"
-#include "import/llm.h"
-#include "import/nvcsv.h"
-#include "import/tornado_test.h"
 #include "import/hyperfine.h"
 #include "import/jfr.h"
+#include "import/junit.h"
+#include "import/llm.h"
+#include "import/ncu.h"
+#include "import/nsys.h"
+#include "import/tornado_test.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

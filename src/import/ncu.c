@@ -14,15 +14,16 @@
  * - config: kernel=NAME, launch=ID (ncu's ID; in the text form, the
  *   launch's position in the report), section=SECTION (details page),
  *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed. */
-#include "import/nvcsv.h"
-#include "import/textscan.h"
+#include "import/ncu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "import/nvcsv.h"
 #include "import/rec.h"
+#include "import/textscan.h"
 #include "util/xalloc.h"
 
 struct scale {

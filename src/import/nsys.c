@@ -18,15 +18,16 @@
  * The report is named by the "Processing [...reports/NAME.py]", "Executing
  * 'NAME'" or " ** Title (NAME):" line before it, by a file name ending in
  * _NAME.csv, or else told from its columns. Other reports are skipped. */
-#include "import/nvcsv.h"
-#include "import/textscan.h"
+#include "import/nsys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "import/nvcsv.h"
 #include "import/rec.h"
+#include "import/textscan.h"
 #include "util/xalloc.h"
 
 static const struct report {

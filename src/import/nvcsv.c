@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "import/rec.h"
+#include "util/buf.h"
 
 int nv_csv_split(struct strvec *out, const char *line, size_t len)
 {

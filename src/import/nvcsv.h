@@ -1,29 +1,12 @@
-/* The importers of NVIDIA's profilers, Nsight Compute (ncu.c) and Nsight
- * Systems' stats reports (nsys.c), and the text helpers they share
- * (nvidia.c): quoted CSV fields, numbers scaled in decimal; lines are read
- * with textscan.h, as every text importer reads them. */
-#ifndef GCAMP_IMPORT_NVIDIA_H
-#define GCAMP_IMPORT_NVIDIA_H
+/* The text helpers the importers of NVIDIA's profilers (ncu.c, nsys.c)
+ * share: quoted CSV fields, numbers scaled in decimal; lines are read with
+ * textscan.h, as every text importer reads them. */
+#ifndef GCAMP_IMPORT_NVCSV_H
+#define GCAMP_IMPORT_NVCSV_H
 
 #include <stddef.h>
 
-#include "util/buf.h"
-#include "util/error.h"
 #include "util/strvec.h"
-
-struct import_set;
-
-/* ncu --csv (details page, stdout or --import form, raw page) and the
- * details page as text. The contracts are those of struct import_format;
- * ncu.c documents the records. */
-int ncu_detect(const char *data, size_t len);
-int ncu_parse(struct import_set *out, const char *data, size_t len,
-	      const char *path, struct error *err);
-
-/* nsys stats --format csv reports; nsys.c documents the records. */
-int nsys_detect(const char *data, size_t len);
-int nsys_parse(struct import_set *out, const char *data, size_t len,
-	       const char *path, struct error *err);
 
 /* The most fields one CSV line may have (ncu's raw page has one column
  * per metric: a few thousand at most). */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "import/formats.h"
-#include "import/nvcsv.h"
+#include "import/ncu.h"
 #include "util/buf.h"
 
 /* Reads a fixture into a buffer of exactly its size (no terminating NUL,

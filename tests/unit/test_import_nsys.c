@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "import/formats.h"
-#include "import/nvcsv.h"
+#include "import/nsys.h"
 #include "util/buf.h"
 
 static char *fixture(const char *dir, const char *name, size_t *len)
