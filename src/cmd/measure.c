@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/measure.h"
+#include "cmd/measure_read.h"
 #include "core/campaign/campaign.h"
 #include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"

@@ -1,8 +1,7 @@
-/* The subcommands of `git campaign measure` that read, in
- * src/cmd/measure_read.c (show, log, compare), for the dispatch in
- * src/cmd/measure.c (with add and import). */
-#ifndef GCAMP_CMD_MEASURE_H
-#define GCAMP_CMD_MEASURE_H
+/* The subcommands of `git campaign measure` that read (show, log, compare),
+ * for the dispatch in src/cmd/measure.c (with add and import). */
+#ifndef GCAMP_CMD_MEASURE_READ_H
+#define GCAMP_CMD_MEASURE_READ_H
 
 #include "core/base/ctx.h"
 
