@@ -6,7 +6,7 @@
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
 #include "core/views/umbrella.h"
-#include "io/github/github.h"
+#include "io/github/client.h"
 #include "util/options.h"
 
 static const char *const init_usage[] = {

@@ -7,7 +7,7 @@
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
 #include "core/views/umbrella.h"
-#include "io/github/github.h"
+#include "io/github/client.h"
 #include "util/buf.h"
 #include "util/options.h"
 #include "util/xalloc.h"

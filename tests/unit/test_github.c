@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "core/views/umbrella.h"
-#include "io/github/github.h"
+#include "io/github/api.h"
+#include "io/github/client.h"
+#include "io/github/token.h"
 #include "io/http.h"
 #include "util/xalloc.h"
 

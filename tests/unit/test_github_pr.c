@@ -16,7 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/github/github.h"
+#include "io/github/api.h"
+#include "io/github/client.h"
 #include "io/http.h"
 
 static char dir[] = "/tmp/gcamp-test-gh-XXXXXX";

@@ -5,7 +5,7 @@
 
 #include "core/base/ctx.h"
 #include "core/campaign/campaign.h"
-#include "io/github/github.h"
+#include "io/github/client.h"
 
 /*
  * Opens the GitHub client of c's forge (campaign.forge on

@@ -12,6 +12,7 @@
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
 #include "io/gitcfg.h"
+#include "io/github/api.h"
 #include "util/template.h"
 #include "util/text.h"
 #include "util/xalloc.h"

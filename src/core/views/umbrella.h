@@ -10,7 +10,7 @@
 
 #include "core/campaign/campaign.h"
 #include "core/base/ctx.h"
-#include "io/github/github.h"
+#include "io/github/client.h"
 #include "util/buf.h"
 
 #define UMBRELLA_BEGIN "<!-- git-campaign:begin -->"

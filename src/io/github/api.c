@@ -1,6 +1,8 @@
 /* The REST operations git-campaign uses (issues, comments, pull requests)
  * and the mapping of GitHub's JSON onto our structures: only the fields that
  * survive API version 2026-03-10 are read. */
+#include "io/github/api.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

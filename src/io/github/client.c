@@ -1,7 +1,7 @@
 /* The GitHub REST client: base URL, headers, the ETag cache, pacing of
  * writes and the retry loop (github_decide says what to do after each
  * answer). The calls themselves are in github_api.c. */
-#include "io/github/github_int.h"
+#include "io/github/client.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +11,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "io/github/github_int.h"
+#include "io/github/token.h"
 #include "util/clock.h"
 #include "util/trace.h"
 #include "util/xalloc.h"

@@ -1,11 +1,11 @@
-/* What src/io/github/client.c shares with github_api.c: the client and its one
+/* What src/io/github/client.c shares with api.c: the client and its one
  * request function. Not for use outside src/io. */
 #ifndef GCAMP_GITHUB_INT_H
 #define GCAMP_GITHUB_INT_H
 
 #include <cjson/cJSON.h>
 
-#include "io/github/github.h"
+#include "io/github/client.h"
 #include "io/http.h"
 
 struct github {

@@ -1,11 +1,12 @@
 /* Finding a GitHub token: environment variables, then `gh auth token`, then
  * `git credential fill` without prompts. The token travels only through
  * pipes and memory: never argv, never a trace, never an error message. */
+#include "io/github/token.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "io/github/github.h"
 #include "io/proc.h"
 #include "util/buf.h"
 #include "util/trace.h"

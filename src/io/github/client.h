@@ -1,0 +1,70 @@
+/* The GitHub REST client (API version 2022-11-28): the client for one
+ * repository, its base URL, and the retry rules (github_decide) behind ETag
+ * caching, rate-limit waits, retries that never create an object twice and
+ * paced writes. */
+#ifndef GCAMP_GITHUB_CLIENT_H
+#define GCAMP_GITHUB_CLIENT_H
+
+#include "io/db.h"
+#include "util/error.h"
+
+struct github;
+
+/* Called while the client sleeps for GitHub's rate limit, so that a
+ * command can say why it waits. */
+typedef void (*github_wait_fn)(long wait_ms, const char *why);
+
+/*
+ * Opens a client for OWNER/REPO (forge) on host ("github.com", a GitHub
+ * Enterprise host). GH_HOST overrides host; GIT_CAMPAIGN_API_URL overrides
+ * the API base URL (see github_api_url). Finds the token (github_token) and
+ * loads libcurl. db, when not NULL, holds the ETag cache and must outlive
+ * the client. A forge that is not OWNER/REPO is GCAMP_ENOTFOUND, without a
+ * hint: the caller knows where the name came from. Free with
+ * github_close.
+ */
+int github_open(struct github **out, const char *host, const char *forge,
+		struct db *db, struct error *err);
+void github_close(struct github *gh);
+/* Sets the function told about rate-limit waits (NULL: none). */
+void github_on_wait(struct github *gh, github_wait_fn fn);
+/* Sets the hint that a 403 or 404 answer carries (hint borrowed; it must
+ * outlive gh; NULL: a generic one): the caller's words for where the
+ * repository's name came from. */
+void github_repo_hint(struct github *gh, const char *hint);
+/* The number of HTTP requests made so far (for the efficiency counts). */
+int github_request_count(const struct github *gh);
+
+/* The REST base URL for host, without a final slash, into a new string:
+ * GIT_CAMPAIGN_API_URL when set; "https://api.github.com" for github.com;
+ * "https://api.HOST" for *.ghe.com; "https://HOST/api/v3" for any other
+ * (GitHub Enterprise Server). */
+char *github_api_url(const char *host);
+
+/* What to do after one response (or none), exposed for the unit tests. */
+enum github_action {
+	GITHUB_DONE,	/* a response to hand to the caller */
+	GITHUB_RATE,	/* rate limited: wait *wait_ms, then again */
+	GITHUB_BACKOFF, /* server or network failure: wait, then again */
+	GITHUB_FAIL,	/* give up */
+};
+
+struct github_attempt {
+	long status;		 /* 0: no response */
+	int attempt;		 /* 1 for the first try */
+	const char *retry_after; /* header values, or NULL */
+	const char *remaining;
+	const char *reset;
+	const char *body;
+	long long now;		 /* seconds since the epoch */
+	long secondary_floor_ms; /* wait for a secondary limit */
+	long backoff_unit_ms;	 /* 1000: waits of 1 s, 4 s */
+};
+
+/* GitHub's rules: retry-after, else x-ratelimit-remaining 0 until reset,
+ * else a "secondary rate limit" body (at least the floor, doubling); 5xx
+ * and network failures back off (attempt^2 units), 3 tries in all; any
+ * other 4xx is final (GITHUB_DONE: the caller words it). */
+enum github_action github_decide(const struct github_attempt *a, long *wait_ms);
+
+#endif
