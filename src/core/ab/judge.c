@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats/fit.h"
 #include "util/xalloc.h"
 
 /* Fewer runs per arm give numbers but no verdict: below 5 an exact

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "io/github/client.h"
+
 int forge_open(struct github **out, struct ctx *ctx, const struct campaign *c)
 {
 	struct db *db = NULL;

@@ -10,6 +10,7 @@
 #include "core/records/umbrella_state.h"
 #include "core/views/umbrella.h"
 #include "io/db.h"
+#include "io/github/client.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
