@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
-#include "core/views/umbrella.h"
+#include "core/forge/umbrella_sync.h"
 #include "io/repo.h"
 #include "util/options.h"
 

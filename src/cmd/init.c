@@ -5,7 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
-#include "core/views/umbrella.h"
+#include "core/forge/umbrella_sync.h"
 #include "io/github/client.h"
 #include "util/options.h"
 

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
+#include "core/forge/umbrella_sync.h"
 #include "core/views/umbrella.h"
 #include "io/github/client.h"
 #include "util/buf.h"

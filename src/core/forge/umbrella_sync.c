@@ -1,18 +1,216 @@
-/* Automatic updates of the umbrella issue: the section it was last given is
- * kept in the database (umbrella_state), so that a command that changed
- * nothing the umbrella shows costs no request; an update GitHub did not
- * take is queued there, and sent by the next command or umbrella sync. */
+/* The umbrella issue on GitHub: its section brought up to date (by hand or
+ * automatically after commands), marked comments posted, and the issue
+ * opened. The section it was last given is kept in the database
+ * (umbrella_state), so that a command that changed nothing the umbrella
+ * shows costs no request; an update GitHub did not take is queued there,
+ * and sent by the next command or umbrella sync. */
+#include "core/forge/umbrella_sync.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/campaign/campaign.h"
 #include "core/forge/open.h"
 #include "core/records/umbrella_state.h"
 #include "core/views/umbrella.h"
 #include "io/db.h"
+#include "io/gitcfg.h"
+#include "io/github/api.h"
 #include "io/github/client.h"
+#include "util/text.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
+
+void umbrella_result_release(struct umbrella_result *r)
+{
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+static int need_umbrella(const struct campaign *c, struct error *err)
+{
+	if (c->umbrella > 0)
+		return 0;
+	error_set(err, GCAMP_ENOTFOUND, "the campaign has no umbrella issue");
+	error_hint(err, "set its number with 'git campaign config umbrella N'");
+	return GCAMP_ENOTFOUND;
+}
+
+/* what the issue shows now, for the automatic updates: a failure to
+ * record it costs one request later, nothing else */
+static void sent(struct ctx *ctx, const struct campaign *c,
+		 const struct buf *section)
+{
+	struct error keep = ctx->err;
+
+	if (umbrella_state_sent(ctx, c->umbrella, section->ptr) < 0)
+		ctx->err = keep;
+}
+
+int umbrella_sync(struct umbrella_result *out, struct ctx *ctx,
+		  const struct campaign *c, struct github *gh)
+{
+	struct github_issue issue = {0}, after = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT, first = BUF_INIT;
+	int rc, rows = 20, spliced = 0;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_umbrella(c, &ctx->err)) < 0)
+		goto out;
+	out->number = c->umbrella;
+	if ((rc = github_issue_get(&issue, gh, c->umbrella, &ctx->err)) < 0)
+		goto out;
+	/* fold the oldest rows until GitHub would take the body */
+	for (;;) {
+		if ((rc = umbrella_render(&section, ctx, c, rows)) < 0)
+			goto out;
+		if (!first.len)
+			buf_puts(&first, section.ptr);
+		spliced = umbrella_splice(&body, issue.body, section.ptr);
+		if (spliced < 0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "issue #%ld has '%s' without '%s' "
+				       "after it",
+				       c->umbrella, UMBRELLA_BEGIN,
+				       UMBRELLA_END);
+			error_hint(&ctx->err, "fix the markers by hand; "
+					      "nothing was changed");
+			goto out;
+		}
+		if (!github_body_too_big(body.ptr))
+			break;
+		if (rows == 0) {
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "issue #%ld would be %zu characters, "
+				       "over GitHub's limit of %d",
+				       c->umbrella, text_utf8_length(body.ptr),
+				       GITHUB_BODY_MAX_CHARS);
+			error_hint(&ctx->err, "shorten the text outside the "
+					      "git-campaign markers");
+			goto out;
+		}
+		rows /= 2;
+		out->folded = 1;
+	}
+	out->appended = spliced == 1;
+	if (!strcmp(body.ptr, issue.body)) {
+		out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+		sent(ctx, c, &first);
+		goto out;
+	}
+	if ((rc = github_issue_set_body(&after, gh, c->umbrella, body.ptr,
+					&ctx->err)) < 0)
+		goto out;
+	out->changed = 1;
+	out->url = after.html_url ? xstrdup(after.html_url) : NULL;
+	if (strcmp(after.body, body.ptr)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "GitHub stored a different body for issue #%ld "
+			       "(%zu bytes sent, %zu kept)",
+			       c->umbrella, body.len, strlen(after.body));
+		error_hint(&ctx->err, "GitHub may have cut it; see %s",
+			   out->url ? out->url : "the issue");
+	} else {
+		sent(ctx, c, &first);
+	}
+out:
+	github_issue_release(&issue);
+	github_issue_release(&after);
+	buf_release(&first);
+	buf_release(&section);
+	buf_release(&body);
+	return rc;
+}
+
+int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
+		  const struct campaign *c, struct github *gh, const char *name,
+		  const char *text)
+{
+	struct github_comment *v = NULL, done = {0};
+	char *marker = xasprintf("<!-- git-campaign:result %s -->", name);
+	struct buf body = BUF_INIT;
+	size_t n = 0, i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = need_umbrella(c, &ctx->err)) < 0)
+		goto out;
+	out->number = c->umbrella;
+	buf_addf(&body, "%s\n%s", marker, text);
+	buf_rtrim(&body);
+	buf_putc(&body, '\n');
+	if (github_body_too_big(body.ptr)) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "the comment would be %zu characters, over "
+			       "GitHub's limit of %d",
+			       text_utf8_length(body.ptr),
+			       GITHUB_BODY_MAX_CHARS);
+		goto out;
+	}
+	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (strstr(v[i].body, marker))
+			break;
+	if (i < n && !strcmp(v[i].body, body.ptr)) {
+		out->url = v[i].html_url ? xstrdup(v[i].html_url) : NULL;
+		goto out;
+	}
+	if (i < n)
+		rc = github_comment_update(&done, gh, v[i].id, body.ptr,
+					   &ctx->err);
+	else
+		rc = github_comment_create(&done, gh, c->umbrella, body.ptr,
+					   marker, &ctx->err);
+	if (rc < 0)
+		goto out;
+	out->changed = 1;
+	out->appended = i == n;
+	out->url = done.html_url ? xstrdup(done.html_url) : NULL;
+out:
+	github_comments_free(v, n);
+	github_comment_release(&done);
+	buf_release(&body);
+	free(marker);
+	return rc;
+}
+
+int umbrella_create(struct umbrella_result *out, struct ctx *ctx,
+		    struct campaign *c, struct github *gh)
+{
+	struct github_issue issue = {0};
+	struct buf section = BUF_INIT, body = BUF_INIT;
+	struct gitcfg *cfg;
+	char *title = xasprintf("Campaign %s", c->name), num[32];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = umbrella_render(&section, ctx, c, 20)) < 0)
+		goto out;
+	umbrella_splice(&body, "", section.ptr);
+	if ((rc = github_issue_create(&issue, gh, title, body.ptr, &ctx->err)) <
+	    0)
+		goto out;
+	out->number = c->umbrella = issue.number;
+	out->changed = 1;
+	out->url = issue.html_url ? xstrdup(issue.html_url) : NULL;
+	snprintf(num, sizeof(num), "%ld", issue.number);
+	if ((rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.umbrella", num, &ctx->err)) < 0 ||
+	    (rc = gitcfg_set(cfg, "campaign.umbrella.auto", "true",
+			     &ctx->err)) < 0)
+		error_hint(&ctx->err,
+			   "issue #%ld was opened; record it with 'git "
+			   "campaign config umbrella %ld'",
+			   issue.number, issue.number);
+out:
+	github_issue_release(&issue);
+	buf_release(&section);
+	buf_release(&body);
+	free(title);
+	return rc;
+}
 
 int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 {
