@@ -1,9 +1,11 @@
 /* Vectors of owned strings. */
 #include "util/strvec.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 void strvec_push_owned(struct strvec *sv, char *s)
@@ -22,6 +24,18 @@ const char *strvec_push(struct strvec *sv, const char *s)
 
 	strvec_push_owned(sv, c);
 	return c;
+}
+
+const char *strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	strvec_push_owned(sv, buf_detach(&b));
+	return sv->v[sv->nr - 1];
 }
 
 void strvec_clear(struct strvec *sv)

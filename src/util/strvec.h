@@ -17,6 +17,10 @@ struct strvec {
 
 /* Copies s and appends it; returns the copy (owned by the vector). */
 const char *strvec_push(struct strvec *sv, const char *s);
+/* Appends the printf-style formatted string; returns it (owned by the
+ * vector). */
+const char *strvec_pushf(struct strvec *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Appends s without copying; the vector takes ownership. */
 void strvec_push_owned(struct strvec *sv, char *s);
 /* Frees every string and the array. Accepts NULL. */

@@ -50,6 +50,25 @@ static void buf_detach_hands_over(void **state)
 	free(s);
 }
 
+static void strvec_pushf_appends_the_formatted_string(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+	char long_name[2001];
+
+	(void)state;
+	memset(long_name, 'x', 2000);
+	long_name[2000] = '\0';
+	assert_string_equal(strvec_pushf(&sv, "#%ld %s", 12L, "a"), "#12 a");
+	strvec_pushf(&sv, "moved %s", long_name);
+	strvec_pushf(&sv, "%s", "");
+	assert_int_equal(sv.nr, 3);
+	assert_string_equal(sv.v[0], "#12 a");
+	assert_int_equal(strlen(sv.v[1]), 2006);
+	assert_string_equal(sv.v[2], "");
+	assert_null(sv.v[3]);
+	strvec_clear(&sv);
+}
+
 static void strvec_push_sort_clear(void **state)
 {
 	struct strvec sv = STRVEC_INIT;
@@ -136,6 +155,7 @@ int main(void)
 		cmocka_unit_test(buf_grows_and_stays_terminated),
 		cmocka_unit_test(buf_detach_hands_over),
 		cmocka_unit_test(strvec_push_sort_clear),
+		cmocka_unit_test(strvec_pushf_appends_the_formatted_string),
 		cmocka_unit_test(distance_matches_known_values),
 		cmocka_unit_test(closest_orders_by_distance),
 		cmocka_unit_test(error_first_message_wins),
