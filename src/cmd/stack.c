@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/forge/stack_sync.h"
 #include "core/forge/submit.h"
 #include "core/stack/graph.h"
 #include "core/stack/restack.h"
@@ -438,7 +439,7 @@ static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 
 static int stack_sync_cmd(int argc, const char **argv, struct ctx *ctx)
 {
-	struct submit_result r;
+	struct stack_sync_result r;
 	int rc;
 
 	if (verb_args(&rc, argc, argv, NULL, sync_usage, 0, 0) < 0)
@@ -446,12 +447,12 @@ static int stack_sync_cmd(int argc, const char **argv, struct ctx *ctx)
 	rc = stack_sync(&r, ctx);
 	print_lines(&r.lines, "");
 	if (rc < 0 || !r.moved) {
-		submit_result_release(&r);
+		stack_sync_result_release(&r);
 		return rc < 0 ? cmd_fail(ctx) : 0;
 	}
 	strvec_clear(&r.lines);
 	rc = report(ctx, 0, &r.r, "restack");
-	submit_result_release(&r);
+	stack_sync_result_release(&r);
 	return rc;
 }
 

@@ -1,10 +1,10 @@
-/* stack submit and stack sync: pushes through the git program, PRs through
- * the GitHub client, the PR cache in the database's pr table. */
+/* stack submit: pushes through the git program, PRs through the GitHub
+ * client, the PR cache in the database's pr table; and the walks and PR
+ * reads it shares with stack sync (core/forge/stack_sync.c). */
 #include "core/forge/submit.h"
 
 #include "core/views/prbody.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +27,7 @@ void submit_result_release(struct submit_result *r)
 	if (!r)
 		return;
 	strvec_clear(&r->lines);
-	restack_result_release(&r->r);
 	memset(r, 0, sizeof(*r));
-}
-
-static void say(struct submit_result *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(struct submit_result *out, const char *fmt, ...)
-{
-	va_list ap;
-	char line[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	strvec_push(&out->lines, line);
 }
 
 /* the bottom of i's stack: follow stacked parents down */
@@ -74,6 +59,16 @@ static void stack_order(const struct stack_graph *g, size_t root, size_t *order,
 {
 	order[(*n)++] = root;
 	add_children(g, root, order, n);
+}
+
+void submit_order_all(size_t *order, size_t *n, const struct stack_graph *g)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < g->n; i++)
+		if (!g->b[i].in_cycle && g->b[i].parent_idx == STACK_NONE)
+			stack_order(g, i, order, n);
 }
 
 void submit_render_section(struct buf *out, const struct stack_graph *g,
@@ -108,7 +103,7 @@ void submit_render_section(struct buf *out, const struct stack_graph *g,
 		      "between the markers are replaced.</sub>\n");
 }
 
-static const char *pr_state(const struct github_pr *p)
+const char *submit_pr_state(const struct github_pr *p)
 {
 	if (p->merged)
 		return "merged";
@@ -117,10 +112,10 @@ static const char *pr_state(const struct github_pr *p)
 	return !strcmp(p->state, "open") ? "open" : "closed";
 }
 
-static int record_pr(struct ctx *ctx, const char *branch,
+int submit_record_pr(struct ctx *ctx, const char *branch,
 		     const struct github_pr *p)
 {
-	struct pr_row row = {branch,  p->number,   pr_state(p),
+	struct pr_row row = {branch,  p->number,   submit_pr_state(p),
 			     p->base, p->html_url, p->updated_at};
 	struct db *db;
 	int rc;
@@ -157,13 +152,7 @@ static char *first_subject(struct ctx *ctx, const struct stack_branch *b)
 	return s ? s : xstrdup(b->name);
 }
 
-/*
- * The PRs of the n branches of order into prs (by graph index): one list
- * of the repository's open PRs (a 304 when nothing changed), matched by
- * head OWNER:BRANCH; a branch whose cached PR is not open any more is read
- * by its number. A branch without either has no PR (prs[i].number 0).
- */
-static int fetch_prs(struct github_pr *prs, struct ctx *ctx, struct github *gh,
+int submit_fetch_prs(struct github_pr *prs, struct ctx *ctx, struct github *gh,
 		     const char *forge, const struct stack_graph *g,
 		     const size_t *order, size_t n)
 {
@@ -204,7 +193,7 @@ out:
 	return rc;
 }
 
-static int open_forge(struct github **gh, struct ctx *ctx,
+int submit_open_forge(struct github **gh, struct ctx *ctx,
 		      const struct campaign *c)
 {
 	if (!c->forge)
@@ -218,14 +207,11 @@ static int choose(size_t *order, size_t *n, struct ctx *ctx,
 		  const struct stack_graph *g, const struct submit_opts *o)
 {
 	const char *name = o->branch ? o->branch : g->current;
-	size_t i, t;
+	size_t t;
 
 	*n = 0;
 	if (o->all) {
-		for (i = 0; i < g->n; i++)
-			if (!g->b[i].in_cycle &&
-			    g->b[i].parent_idx == STACK_NONE)
-				stack_order(g, i, order, n);
+		submit_order_all(order, n, g);
 		if (!*n)
 			return error_set(&ctx->err, GCAMP_ENOTFOUND,
 					 "no stacked branches");
@@ -330,8 +316,9 @@ static int create_one(struct sub *s, size_t k)
 	int rc = 0;
 
 	if (s->o->dry_run) {
-		say(s->out, "would open a PR for %s onto %s: %s", b->name,
-		    base_of(b), title);
+		strvec_pushf(&s->out->lines,
+			     "would open a PR for %s onto %s: %s", b->name,
+			     base_of(b), title);
 		goto out;
 	}
 	section_for(&section, s, i);
@@ -362,9 +349,10 @@ static int create_one(struct sub *s, size_t k)
 				s->nums[s->order[m]] += p->number - want;
 	}
 	s->nums[i] = p->number;
-	say(s->out, "opened #%ld for %s onto %s: %s", p->number, b->name,
-	    base_of(b), p->html_url ? p->html_url : "");
-	rc = record_pr(s->ctx, b->name, p);
+	strvec_pushf(&s->out->lines, "opened #%ld for %s onto %s: %s",
+		     p->number, b->name, base_of(b),
+		     p->html_url ? p->html_url : "");
+	rc = submit_record_pr(s->ctx, b->name, p);
 out:
 	buf_release(&section);
 	buf_release(&body);
@@ -373,7 +361,7 @@ out:
 	return rc;
 }
 
-/* what fetch_prs found, sorted: merged PRs left alone, open ones kept,
+/* what submit_fetch_prs found, sorted: merged PRs left alone, open ones kept,
  * the others to open, their numbers predicted from the newest one */
 static int sort_prs(struct sub *s)
 {
@@ -387,11 +375,12 @@ static int sort_prs(struct sub *s)
 		struct github_pr *p = &s->prs[i];
 
 		if (p->number && p->merged) {
-			say(s->out, "%s: #%ld is merged; left alone", b->name,
-			    p->number);
+			strvec_pushf(&s->out->lines,
+				     "%s: #%ld is merged; left alone", b->name,
+				     p->number);
 			s->nums[i] = p->number;
 			if (!s->o->dry_run &&
-			    (rc = record_pr(s->ctx, b->name, p)) < 0)
+			    (rc = submit_record_pr(s->ctx, b->name, p)) < 0)
 				return rc;
 		} else if (p->number && !strcmp(p->state, "open")) {
 			s->nums[i] = p->number;
@@ -444,10 +433,11 @@ static int update_one(struct sub *s, size_t i)
 	}
 	if (!p->base || strcmp(p->base, base_of(b))) {
 		if (p->stacked) {
-			say(s->out,
-			    "#%ld is in a native GitHub stack: its base stays "
-			    "%s",
-			    p->number, p->base ? p->base : "?");
+			strvec_pushf(&s->out->lines,
+				     "#%ld is in a native GitHub stack: its "
+				     "base stays "
+				     "%s",
+				     p->number, p->base ? p->base : "?");
 		} else {
 			base = base_of(b);
 			buf_addf(&what, "%sbase %s", what.len ? ", " : "",
@@ -455,21 +445,23 @@ static int update_one(struct sub *s, size_t i)
 		}
 	}
 	if (!base && !nbody) {
-		say(s->out, "#%ld %s is up to date", p->number, b->name);
+		strvec_pushf(&s->out->lines, "#%ld %s is up to date", p->number,
+			     b->name);
 		if (!s->o->dry_run)
-			rc = record_pr(s->ctx, b->name, p);
+			rc = submit_record_pr(s->ctx, b->name, p);
 		goto out;
 	}
 	if (s->o->dry_run) {
-		say(s->out, "would update #%ld %s (%s)", p->number, b->name,
-		    what.ptr);
+		strvec_pushf(&s->out->lines, "would update #%ld %s (%s)",
+			     p->number, b->name, what.ptr);
 		goto out;
 	}
 	if ((rc = github_pr_update(&after, s->gh, p->number, NULL, nbody, base,
 				   &s->ctx->err)) < 0)
 		goto out;
-	say(s->out, "updated #%ld %s (%s)", p->number, b->name, what.ptr);
-	rc = record_pr(s->ctx, b->name, &after);
+	strvec_pushf(&s->out->lines, "updated #%ld %s (%s)", p->number, b->name,
+		     what.ptr);
+	rc = submit_record_pr(s->ctx, b->name, &after);
 out:
 	github_pr_release(&after);
 	buf_release(&section);
@@ -501,11 +493,12 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	s.created = xcalloc(g.n + 1, 1);
 	if ((rc = choose(s.order, &s.n, ctx, &g, o)) < 0 ||
 	    (rc = check_ready(ctx, &g, s.order, s.n)) < 0 ||
-	    (rc = open_forge(&s.gh, ctx, &c)) < 0)
+	    (rc = submit_open_forge(&s.gh, ctx, &c)) < 0)
 		goto out;
 	push = (struct stack_push_req){g.remote, g.b, s.order, s.n, o->dry_run};
 	if ((rc = stack_push(&out->lines, ctx, repo, &push)) < 0 ||
-	    (rc = fetch_prs(s.prs, ctx, s.gh, c.forge, &g, s.order, s.n)) < 0 ||
+	    (rc = submit_fetch_prs(s.prs, ctx, s.gh, c.forge, &g, s.order,
+				   s.n)) < 0 ||
 	    (rc = sort_prs(&s)) < 0)
 		goto out;
 	for (k = 0; k < s.n; k++)
@@ -524,145 +517,6 @@ out:
 	free(s.created);
 	free(s.nums);
 	free(s.order);
-	stack_graph_release(&g);
-	campaign_release(&c);
-	return rc;
-}
-
-/* retargets i's PR from its merged parent's to that PR's base; 1 when it
- * is in a native GitHub stack, whose PRs GitHub does not let us retarget */
-static int retarget(struct submit_result *out, struct ctx *ctx,
-		    struct github *gh, const struct stack_branch *b,
-		    struct github_pr *p, const struct github_pr *parent)
-{
-	struct github_pr after = {0};
-	int rc;
-
-	if (p->stacked) {
-		say(out,
-		    "#%ld %s is in a native GitHub stack: not retargeted "
-		    "(GitHub refuses), not moved; retarget it on GitHub",
-		    p->number, b->name);
-		return 1;
-	}
-	if (p->base && parent->base && !strcmp(p->base, parent->base)) {
-		say(out, "#%ld %s is on %s already (#%ld %s merged)", p->number,
-		    b->name, p->base, parent->number, b->parent);
-		return 0;
-	}
-	if ((rc = github_pr_update(&after, gh, p->number, NULL, NULL,
-				   parent->base, &ctx->err)) < 0)
-		return rc;
-	say(out, "retargeted #%ld %s onto %s (#%ld %s merged)", p->number,
-	    b->name, parent->base, parent->number, b->parent);
-	rc = record_pr(ctx, b->name, &after);
-	github_pr_release(p);
-	*p = after;
-	return rc;
-}
-
-int stack_sync(struct submit_result *out, struct ctx *ctx)
-{
-	struct stack_graph g = {0};
-	struct campaign c = {0};
-	struct github *gh = NULL;
-	struct github_pr *prs = NULL;
-	struct strvec moves = STRVEC_INIT, onto = STRVEC_INIT;
-	size_t *order = NULL, n = 0, k, i;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = campaign_load(&c, ctx)) < 0 ||
-	    (rc = stack_graph_load(&g, ctx)) < 0)
-		goto out;
-	order = xcalloc(g.n + 1, sizeof(*order));
-	prs = xcalloc(g.n + 1, sizeof(*prs));
-	for (i = 0; i < g.n; i++)
-		if (!g.b[i].in_cycle && g.b[i].parent_idx == STACK_NONE)
-			stack_order(&g, i, order, &n);
-	if ((rc = open_forge(&gh, ctx, &c)) < 0 ||
-	    (rc = fetch_prs(prs, ctx, gh, c.forge, &g, order, n)) < 0)
-		goto out;
-	for (k = 0; k < n; k++) {
-		const struct stack_branch *b = &g.b[order[k]];
-
-		if (!prs[order[k]].number)
-			continue;
-		if ((rc = record_pr(ctx, b->name, &prs[order[k]])) < 0)
-			goto out;
-		say(out, "#%ld %s: %s", prs[order[k]].number, b->name,
-		    pr_state(&prs[order[k]]));
-	}
-	/* retarget every child of a merged parent before anything else */
-	for (k = 0; k < n; k++) {
-		const struct stack_branch *b = &g.b[order[k]];
-		size_t p = b->parent_idx;
-
-		if (p == STACK_NONE || !prs[order[k]].number ||
-		    strcmp(prs[order[k]].state, "open") || !prs[p].number)
-			continue;
-		if (!prs[p].merged) {
-			if (strcmp(prs[p].state, "open"))
-				say(out,
-				    "#%ld %s was closed without merging: #%ld "
-				    "%s is left as it is",
-				    prs[p].number, g.b[p].name,
-				    prs[order[k]].number, b->name);
-			continue;
-		}
-		if ((rc = retarget(out, ctx, gh, b, &prs[order[k]], &prs[p])) <
-		    0)
-			goto out;
-		if (rc > 0) {
-			rc = 0;
-			continue;
-		}
-		strvec_push(&moves, b->name);
-		strvec_push(&onto, g.b[p].parent);
-	}
-	/* then re-parent them, restacked onto the merged parent's parent */
-	for (i = 0; i < moves.nr; i++) {
-		struct restack_opts ro = {0};
-
-		restack_result_release(&out->r);
-		ro.move = moves.v[i];
-		ro.onto = onto.v[i];
-		out->moved = 1;
-		if ((rc = restack_start(&out->r, ctx, &ro)) < 0) {
-			char prev[sizeof(ctx->err.hint)];
-
-			snprintf(prev, sizeof(prev), "%s", ctx->err.hint);
-			if (prev[0])
-				error_hint(&ctx->err,
-					   "%s; then run 'git campaign stack "
-					   "sync' again",
-					   prev);
-			else
-				error_hint(&ctx->err,
-					   "re-parent it with 'git campaign "
-					   "stack move %s --onto %s'",
-					   moves.v[i], onto.v[i]);
-			goto out;
-		}
-		say(out, "moved %s onto %s", moves.v[i], onto.v[i]);
-		if (out->r.conflict)
-			goto out;
-		for (k = 0; k < out->r.done.nr; k++)
-			say(out, "restacked %s", out->r.done.v[k]);
-		strvec_clear(&out->r.done);
-	}
-	if (moves.nr)
-		say(out, "push them with 'git campaign stack submit --all'");
-out:
-	if (gh)
-		out->requests = github_request_count(gh);
-	github_close(gh);
-	for (i = 0; prs && i < g.n; i++)
-		github_pr_release(&prs[i]);
-	free(prs);
-	free(order);
-	strvec_clear(&moves);
-	strvec_clear(&onto);
 	stack_graph_release(&g);
 	campaign_release(&c);
 	return rc;

@@ -1,12 +1,17 @@
 /* The stack on GitHub: stack submit pushes each stacked branch and opens or
  * updates its PR (based on its parent, a marked "Stacked on" section in its
- * body); stack sync refreshes the PR cache and retargets the children of
- * merged parents. */
+ * body); and what it shares with stack sync (core/forge/stack_sync.h): the
+ * walk over the stacks, the reading of their PRs and the PR cache. */
 #ifndef GCAMP_SUBMIT_H
 #define GCAMP_SUBMIT_H
 
+#include <stddef.h>
+
 #include "core/base/ctx.h"
-#include "core/stack/restack.h"
+#include "core/campaign/campaign.h"
+#include "core/stack/graph.h"
+#include "io/github/api.h"
+#include "io/github/client.h"
 #include "util/buf.h"
 #include "util/strvec.h"
 
@@ -20,12 +25,11 @@ struct submit_opts {
 };
 
 struct submit_result {
-	struct strvec lines;	 /* what was done (or would be), one a line */
-	struct restack_result r; /* stack sync: the moves' restack */
-	int moved;		 /* stack sync: restack_start ran */
-	int requests;		 /* HTTP requests made */
+	struct strvec lines; /* what was done (or would be), one a line */
+	int requests;	     /* HTTP requests made */
 };
 
+/* Frees what r holds and zeroes it; accepts NULL. */
 void submit_result_release(struct submit_result *r);
 
 /*
@@ -47,21 +51,42 @@ void submit_result_release(struct submit_result *r);
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o);
 
+/* Every stacked branch outside a cycle into order (room for g->n), stack
+ * by stack, each parents first; *n is how many. */
+void submit_order_all(size_t *order, size_t *n, const struct stack_graph *g);
+
 /*
- * Refreshes the PR of every stacked branch into the pr table; for each
- * open PR whose parent's PR has merged, retargets it to the parent PR's
- * base (before anything else), then re-parents the branch onto its
- * parent's parent with restack_start (out->r tells how that went; a
- * conflict stops there). PRs in a native GitHub stack are reported, not
- * retargeted; closed-unmerged parents are reported, not acted on.
+ * The PRs of the n branches of order into prs (g->n entries, zeroed; by
+ * graph index): one list of the repository's open PRs (a 304 when nothing
+ * changed), matched by head OWNER:BRANCH (OWNER from forge, "OWNER/REPO");
+ * a branch whose cached PR is not open any more is read by its number, and
+ * left without one when GitHub no longer has it. A branch without either
+ * has no PR (prs[i].number 0). The caller releases every entry with
+ * github_pr_release, on failure too.
  */
-int stack_sync(struct submit_result *out, struct ctx *ctx);
+int submit_fetch_prs(struct github_pr *prs, struct ctx *ctx, struct github *gh,
+		     const char *forge, const struct stack_graph *g,
+		     const size_t *order, size_t n);
+
+/* The pr table's state of p: "merged", "draft", "open" or "closed" (a
+ * static string). */
+const char *submit_pr_state(const struct github_pr *p);
+
+/* Records p as branch's PR in the database's pr table (its number, state,
+ * base, url and update time), opening the database when needed. */
+int submit_record_pr(struct ctx *ctx, const char *branch,
+		     const struct github_pr *p);
+
+/* forge_open, except that a campaign without campaign.forge is
+ * GCAMP_ENOTFOUND "the campaign has no forge repository". *out is the
+ * caller's, to free with github_close. */
+int submit_open_forge(struct github **out, struct ctx *ctx,
+		      const struct campaign *c);
 
 /* The stack section of branch idx's PR body (LF line ends), from the
  * numbers in nums (0: no PR yet; its own is left out, unknown until
  * the PR is opened), exposed for the tests. order holds the
  * n indexes of the stack, parents first. */
-struct stack_graph;
 void submit_render_section(struct buf *out, const struct stack_graph *g,
 			   const size_t *order, size_t n, const long *nums,
 			   size_t idx);
