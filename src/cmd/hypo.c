@@ -14,6 +14,7 @@
 #include "core/stats/stats.h"
 #include "util/buf.h"
 #include "util/options.h"
+#include "util/xalloc.h"
 
 SUB_USAGE(add_usage, "git campaign hypo add TEXT --metric M --predict VALUE "
 		     "[--unit U] [--tolerance PCT]");
@@ -300,7 +301,8 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 	double *v = NULL, med;
 	long runs = 3;
 	long long id;
-	char *dir = NULL;
+	char *dir = NULL, *scratch = NULL;
+	const char *env[] = {NULL, NULL}; /* the probe's GIT_CAMPAIGN_SCRATCH */
 	int rc = 0, ok;
 	const struct option opts[] = {
 		OPT_STRING(0, "probe", &probe, "CMD", "the standalone probe"),
@@ -350,8 +352,9 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 	}
 	if (ctx_scratch_dir(&dir, ctx) < 0)
 		goto fail;
-	setenv("GIT_CAMPAIGN_SCRATCH", dir, 1);
-	if (ab_probe(&v, ctx, probe, runs, &m) < 0)
+	scratch = xasprintf("GIT_CAMPAIGN_SCRATCH=%s", dir);
+	env[0] = scratch;
+	if (ab_probe(&v, ctx, probe, runs, &m, env) < 0)
 		goto fail;
 	med = stats_median(v, (size_t)runs);
 	ok = hypo_within(h.predicted, h.tolerance, med);
@@ -367,6 +370,7 @@ fail:
 	rc = cmd_fail(ctx);
 out:
 	free(v);
+	free(scratch);
 	free(dir);
 	buf_release(&evidence);
 	hypo_release(&h);

@@ -332,6 +332,7 @@ known flaky (campaign.flaky), not counted as changes:
 	assert_clean
 	assert_output 'hypothesis 1 confirmed: predicted 2 ±10%, measured 2.05 (median of 3)'
 	[ "$(wc -l <"$(git campaign scratch)seen")" -eq 3 ]
+	[ "$(sort -u <"$(git campaign scratch)seen")" = "$(git campaign scratch)" ]
 	[ -z "$(git status --porcelain)" ]
 	[ "$(git campaign hypo list --json | jpy '[d[0]["measured"], d[0]["evidence"]]')" = \
 		"[2.05, \"probe: $probe (median of 3, re:launch ([0-9.]+) us;unit=µs)\"]" ]

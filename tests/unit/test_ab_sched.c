@@ -1,6 +1,7 @@
 /* Unit tests for src/core/ab/sched.c: the arm and artifact reach the
- * builds and runs through the child's environment only, and builds are
- * announced through the progress callback. */
+ * builds and runs, and a probe its variables, through the child's
+ * environment only, and builds are announced through the progress
+ * callback. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,6 +145,36 @@ static void runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was(
 	drop(dir);
 }
 
+static void
+a_probe_sees_the_env_it_is_given_and_our_environment_stays_as_it_was(
+	void **state)
+{
+	struct ctx ctx = CTX_INIT;
+	struct ab_metric m;
+	char *dir = scratch(), line[256];
+	char *var = xasprintf("GIT_CAMPAIGN_SCRATCH=%s", dir);
+	const char *env[] = {var, NULL};
+	double *v = NULL;
+
+	(void)state;
+	assert_int_equal(ab_metric_parse(&m, "re:time: ([0-9]+)", &ctx.err), 0);
+	unsetenv("GIT_CAMPAIGN_SCRATCH");
+	assert_int_equal(
+		ab_probe(&v, &ctx,
+			 "sh -c 'echo \"$GIT_CAMPAIGN_SCRATCH\" "
+			 ">>\"$GIT_CAMPAIGN_SCRATCH/seen\"; echo time: 5'",
+			 2, &m, env),
+		0);
+	assert_true(v[0] == 5 && v[1] == 5);
+	read_line(line, sizeof(line), dir, "seen");
+	assert_string_equal(line, dir);
+	assert_null(getenv("GIT_CAMPAIGN_SCRATCH"));
+	free(v);
+	free(var);
+	ab_metric_release(&m);
+	drop(dir);
+}
+
 static void a_build_is_announced_through_the_progress_callback(void **state)
 {
 	struct ctx ctx = CTX_INIT;
@@ -171,6 +202,8 @@ int main(void)
 			builds_see_their_arm_and_our_environment_stays_as_it_was),
 		cmocka_unit_test(
 			runs_see_their_arm_and_artifact_and_our_environment_stays_as_it_was),
+		cmocka_unit_test(
+			a_probe_sees_the_env_it_is_given_and_our_environment_stays_as_it_was),
 		cmocka_unit_test(
 			a_build_is_announced_through_the_progress_callback),
 	};

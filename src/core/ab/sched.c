@@ -278,7 +278,7 @@ out:
 }
 
 int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m)
+	     const struct ab_metric *m, const char *const *env)
 {
 	struct proc_result r = PROC_RESULT_INIT;
 	struct strvec argv = STRVEC_INIT;
@@ -294,6 +294,7 @@ int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
 	memset(&po, 0, sizeof(po));
 	po.stdin_null = 1;
 	po.cap = 1 << 20;
+	po.env = env;
 	command_argv(&argv, cmd, 0, NULL);
 	v = xcalloc((size_t)n, sizeof(*v));
 	for (i = 0; i < n && !rc; i++) {

@@ -54,11 +54,13 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc);
 
 /* Runs cmd (a command line as an A/B workload: split at blanks, or given to
  * /bin/sh -c when it holds shell syntax) n times in the current folder,
- * stdin from /dev/null, and reads each run's number as an A/B does with
- * metric m. *out gets the n samples (caller frees). A run that exits
- * non-zero, or whose output lacks the number, is GCAMP_EFATAL naming it;
- * n < 1 is GCAMP_EUSAGE. */
+ * stdin from /dev/null, with env's changes to its environment (as
+ * proc_opts.env: NULL-terminated "NAME=VALUE" or "NAME", the child's only;
+ * NULL: none), and reads each run's number as an A/B does with metric m.
+ * *out gets the n samples (caller frees). A run that exits non-zero, or
+ * whose output lacks the number, is GCAMP_EFATAL naming it; n < 1 is
+ * GCAMP_EUSAGE. */
 int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m);
+	     const struct ab_metric *m, const char *const *env);
 
 #endif
