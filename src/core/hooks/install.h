@@ -7,7 +7,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 
-/* Where and how the hooks are installed (hooks_install.c, with libgit2;
+/* Where and how the hooks are installed (install.c, with libgit2;
  * only the main program uses it). */
 struct hooks_where {
 	char *dir;	    /* the effective hooks directory */

@@ -1,6 +1,6 @@
 /* The statistics module: summaries, the Mann-Whitney U test, Hodges-Lehmann
  * intervals and the Holm adjustment, as benchstat computes them
- * (measurement.md §3); fits and bootstraps are in stats_fit.c. */
+ * (measurement.md §3); fits and bootstraps are in fit.c. */
 #include "core/stats/stats.h"
 #include "core/stats/stats_int.h"
 

@@ -9,7 +9,7 @@
 /*
  * Methods and defaults follow benchstat (the shared reference
  * measurement.md §3; the algorithms are described in stats.c and
- * stats_fit.c). All are pure functions: no I/O, no allocation the caller
+ * fit.c). All are pure functions: no I/O, no allocation the caller
  * must free, inputs never modified. Inputs are finite numbers (no NaN, no
  * infinity); an empty input gives NaN rather than a crash.
  */

@@ -1,5 +1,5 @@
 /* Helpers shared by the files of the statistics module (stats.c,
- * stats_fit.c); not for other callers. */
+ * fit.c); not for other callers. */
 #ifndef GCAMP_STATS_INT_H
 #define GCAMP_STATS_INT_H
 

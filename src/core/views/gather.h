@@ -47,7 +47,7 @@ void pb_count_str(struct buf *out, long v);
 cJSON *pb_env_json(struct ctx *ctx, const char *env);
 
 /* notes: the measurements on the branch's commits and the profiles on it
- * and its merge base (prbody_gather.c) */
+ * and its merge base (gather.c) */
 int pb_gather_notes(struct pb *b);
 /* tests: per env, the branch's newest tested commit and its base's */
 int pb_gather_tests(struct pb *b);

@@ -1,6 +1,6 @@
 /* The GitHub REST client: base URL, headers, the ETag cache, pacing of
  * writes and the retry loop (github_decide says what to do after each
- * answer). The calls themselves are in github_api.c. */
+ * answer). The calls themselves are in api.c. */
 #include "io/github/client.h"
 
 #include <ctype.h>
