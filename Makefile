@@ -273,7 +273,8 @@ install: all
 		done; \
 	done
 
-FORMATTED := $(SRCS) $(wildcard src/*.c src/*/*.h tests/unit/*.c tests/unit/*.h)
+FORMATTED := $(SRCS) $(wildcard src/*.c src/*/*.h src/*/*/*.h tests/unit/*.c \
+	tests/unit/*.h tests/fuzz/*.c tests/stub/*.c)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMATTED)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \

@@ -267,8 +267,9 @@ static int continue_cmd(struct ctx *ctx)
 	}
 	fprintf(stderr, "A/B #%lld put back; running it again\n", id);
 	args = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*args));
-	cJSON_ArrayForEach(e, a) if (cJSON_IsString(e)) args[argc++] =
-		e->valuestring;
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsString(e))
+			args[argc++] = e->valuestring;
 	rc = ab_run_cmd(argc, args, ctx);
 out:
 	free(args);

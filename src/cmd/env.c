@@ -56,8 +56,7 @@ static void print_gpus(const cJSON *info)
 		printf("gpu: none (%s)\n", why ? why : "no device");
 		return;
 	}
-	cJSON_ArrayForEach(g, gpus)
-	{
+	cJSON_ArrayForEach(g, gpus) {
 		const cJSON *mem =
 			cJSON_GetObjectItemCaseSensitive(g, "memory_bytes");
 		const cJSON *sms =
@@ -334,8 +333,7 @@ static int list(struct ctx *ctx, int json)
 		cmd_print_json(arr);
 		return 0;
 	}
-	cJSON_ArrayForEach(e, arr)
-	{
+	cJSON_ArrayForEach(e, arr) {
 		int in_db = json_get_bool(e, "in_db");
 		int in_ref = json_get_bool(e, "in_ref");
 

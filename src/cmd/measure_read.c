@@ -43,8 +43,7 @@ static void config_text(struct buf *out, const char *json)
 		return;
 	}
 	j = cJSON_Parse(json);
-	cJSON_ArrayForEach(e, j)
-	{
+	cJSON_ArrayForEach(e, j) {
 		buf_addf(out, "%s%s=%s", first ? "" : ",", e->string,
 			 cJSON_IsString(e) ? e->valuestring : "?");
 		first = 0;

@@ -63,8 +63,7 @@ static int amounts(const cJSON *j, double scale, double **out, size_t *n)
 		return -1;
 	*n = (size_t)cJSON_GetArraySize(j);
 	*out = *n ? xmalloc(*n * sizeof(**out)) : NULL;
-	cJSON_ArrayForEach(e, j)
-	{
+	cJSON_ArrayForEach(e, j) {
 		if (i == *n || !is_amount(e, scale, &(*out)[i]))
 			return -1;
 		i++;
@@ -96,8 +95,7 @@ static int read_exit_codes(struct result *r, const cJSON *j)
 
 	if (!cJSON_IsArray(j))
 		return -1;
-	cJSON_ArrayForEach(e, j)
-	{
+	cJSON_ArrayForEach(e, j) {
 		if (cJSON_IsNull(e)) {
 			r->failures++; /* killed by a signal */
 			continue;
@@ -119,8 +117,7 @@ static int read_params(struct result *r, const cJSON *j)
 
 	if (!cJSON_IsObject(j))
 		return -1;
-	cJSON_ArrayForEach(e, j)
-	{
+	cJSON_ArrayForEach(e, j) {
 		if (!e->string || !*e->string || strchr(e->string, '=') ||
 		    !strcmp(e->string, "command"))
 			return -1;

@@ -210,8 +210,7 @@ static int bench_row(struct import_set *out, struct llm_ctx *c,
 			return llm_bad(c, "an array of numbers", "samples_ts");
 		samples = xmalloc(((size_t)cJSON_GetArraySize(s) + 1) *
 				  sizeof(*samples));
-		cJSON_ArrayForEach(e, s)
-		{
+		cJSON_ArrayForEach(e, s) {
 			if ((rc = number_of(c, e, "samples_ts", &samples[n])) <
 			    0) {
 				free(samples);
@@ -305,8 +304,7 @@ int llm_parse(struct import_set *out, const char *data, size_t len,
 			goto out;
 		}
 		if (cJSON_IsArray(v)) {
-			cJSON_ArrayForEach(e, v)
-			{
+			cJSON_ArrayForEach(e, v) {
 				if ((rc = read_row(out, &c, e)) < 0)
 					goto out;
 				rows++;

@@ -360,8 +360,7 @@ static void add_errors(struct buf *b, const cJSON *errs)
 	const cJSON *e;
 	int n = 0;
 
-	cJSON_ArrayForEach(e, errs)
-	{
+	cJSON_ArrayForEach(e, errs) {
 		const char *m = json_get_str(e, "message");
 		const char *f = json_get_str(e, "field");
 		const char *c = json_get_str(e, "code");

@@ -270,8 +270,7 @@ static int render_section(struct render_state *st, const cJSON *v, size_t from,
 
 	if (!cJSON_IsArray(v))
 		return truthy(v) ? render_with(st, v, from, to) : 0;
-	cJSON_ArrayForEach(e, v)
-	{
+	cJSON_ArrayForEach(e, v) {
 		if (render_with(st, e, from, to) < 0)
 			return -1;
 	}

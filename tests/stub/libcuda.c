@@ -251,11 +251,11 @@ EXPORT CUresult cuGetErrorString(CUresult r, const char **s)
 static int the_ctx, the_module, the_function;
 static int current;
 
-#define FAULT(name)                                                          \
-	do {                                                                 \
-		CUresult f_ = fault(name);                                   \
-		if (f_)                                                      \
-			return f_;                                           \
+#define FAULT(name)                                                            \
+	do {                                                                   \
+		CUresult f_ = fault(name);                                     \
+		if (f_)                                                        \
+			return f_;                                             \
 	} while (0)
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice dev)

@@ -1,5 +1,5 @@
-/* Unit tests for src/core/measure/notesmerge.c (git's cat_sort_uniq, the three-way
- * choice, the fan-out rule, a merge in a real repository) and for the
+/* Unit tests for src/core/measure/notesmerge.c (git's cat_sort_uniq, the
+ * three-way choice, the fan-out rule, a merge in a real repository) and for the
  * reading of git's errors in src/core/measure/sync.c. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -30,8 +30,9 @@ static double *samples_from(size_t *n, const cJSON *a)
 	const cJSON *e;
 
 	*n = 0;
-	cJSON_ArrayForEach(e, a) if (cJSON_IsNumber(e)) v[(*n)++] =
-		e->valuedouble;
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsNumber(e))
+			v[(*n)++] = e->valuedouble;
 	return v;
 }
 
@@ -67,15 +68,17 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 	if ((s = json_get_str(j, "b_tree")))
 		git_oid_fromstrp(&out->b_tree, s);
 	cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
-	cJSON_ArrayForEach(e, cfg) if (cJSON_IsString(e)) strvec_push_owned(
-		&out->labels, xasprintf("%s=%s", e->string, e->valuestring));
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(
-				      j, "warnings")) if (cJSON_IsString(e))
-		strvec_push(&out->warnings, e->valuestring);
+	cJSON_ArrayForEach(e, cfg)
+		if (cJSON_IsString(e))
+			strvec_push_owned(
+				&out->labels,
+				xasprintf("%s=%s", e->string, e->valuestring));
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(j, "warnings"))
+		if (cJSON_IsString(e))
+			strvec_push(&out->warnings, e->valuestring);
 	out->npoints = (size_t)cJSON_GetArraySize(pts);
 	out->points = xcalloc(out->npoints + 1, sizeof(*out->points));
-	cJSON_ArrayForEach(e, pts)
-	{
+	cJSON_ArrayForEach(e, pts) {
 		struct ab_point *p = &out->points[k++];
 
 		p->workload = xstrdup(json_get_str_or(e, "workload", ""));

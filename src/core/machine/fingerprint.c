@@ -180,8 +180,7 @@ void fingerprint_build(struct fingerprint *out,
 	if (ngpus) {
 		models = cJSON_AddArrayToObject(id, "gpu_models");
 		pci = cJSON_CreateArray();
-		cJSON_ArrayForEach(g, f->gpus)
-		{
+		cJSON_ArrayForEach(g, f->gpus) {
 			const cJSON *n =
 				cJSON_GetObjectItemCaseSensitive(g, "name");
 			const cJSON *p = cJSON_GetObjectItemCaseSensitive(
@@ -502,12 +501,13 @@ void fingerprint_diff_keys(struct strvec *out, const cJSON *a, const cJSON *b)
 	struct strvec keys = STRVEC_INIT;
 	size_t i;
 
-	cJSON_ArrayForEach(c, ia) if (c->string && differs(c, ib))
-		strvec_push(&keys, c->string);
-	cJSON_ArrayForEach(
-		c, ib) if (c->string &&
-			   !cJSON_GetObjectItemCaseSensitive(ia, c->string))
-		strvec_push(&keys, c->string);
+	cJSON_ArrayForEach(c, ia)
+		if (c->string && differs(c, ib))
+			strvec_push(&keys, c->string);
+	cJSON_ArrayForEach(c, ib)
+		if (c->string &&
+		    !cJSON_GetObjectItemCaseSensitive(ia, c->string))
+			strvec_push(&keys, c->string);
 	strvec_sort(&keys);
 	for (i = 0; i < keys.nr; i++)
 		strvec_push(out, keys.v[i]);
@@ -525,8 +525,7 @@ static cJSON *find_entry(cJSON *arr, const char *id)
 {
 	cJSON *e;
 
-	cJSON_ArrayForEach(e, arr)
-	{
+	cJSON_ArrayForEach(e, arr) {
 		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "id");
 
 		if (cJSON_IsString(i) && !strcmp(i->valuestring, id))

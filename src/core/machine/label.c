@@ -20,8 +20,7 @@ void machine_label(struct buf *out, const cJSON *fp, const char *id)
 	models = cJSON_GetObjectItemCaseSensitive(ident, "gpu_models");
 	if (cJSON_GetArraySize(models) > 0) {
 		buf_puts(out, ", GPU");
-		cJSON_ArrayForEach(m, models)
-		{
+		cJSON_ArrayForEach(m, models) {
 			if (cJSON_IsString(m))
 				buf_addf(out, " %s", m->valuestring);
 		}

@@ -285,8 +285,7 @@ static int get_samples(struct record *r, const cJSON *it, struct error *err)
 		return bad(err, "samples", "an array of numbers");
 	r->nsamples = (size_t)cJSON_GetArraySize(it);
 	r->samples = xcalloc(r->nsamples ? r->nsamples : 1, sizeof(double));
-	cJSON_ArrayForEach(e, it)
-	{
+	cJSON_ArrayForEach(e, it) {
 		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
 			return bad(err, "samples", "an array of numbers");
 		r->samples[n++] = e->valuedouble;
@@ -300,8 +299,7 @@ static int get_config(struct record *r, const cJSON *it, struct error *err)
 
 	if (!cJSON_IsObject(it))
 		return bad(err, "config", "an object");
-	cJSON_ArrayForEach(e, it)
-	{
+	cJSON_ArrayForEach(e, it) {
 		if (!cJSON_IsString(e) || !*e->string || strchr(e->string, '='))
 			return error_set(err, GCAMP_EFATAL,
 					 "config key '%s' is not a string "
@@ -394,8 +392,7 @@ static int decode(struct record *out, const char *line, size_t len,
 		rc = error_set(err, GCAMP_EFATAL, "text after the JSON object");
 		goto out;
 	}
-	cJSON_ArrayForEach(it, j)
-	{
+	cJSON_ArrayForEach(it, j) {
 		for (k = 0; k < nkeys; k++)
 			if (!strcmp(it->string, keys[k]))
 				break;

@@ -130,8 +130,7 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 		return GCAMP_EFATAL;
 	op->n = (size_t)cJSON_GetArraySize(a);
 	op->b = xcalloc(op->n + 1, sizeof(*op->b));
-	cJSON_ArrayForEach(e, a)
-	{
+	cJSON_ArrayForEach(e, a) {
 		struct op_branch *b = &op->b[i++];
 
 		b->name = json_dup_str(e, "name");
@@ -473,8 +472,7 @@ int stack_op_backup(struct stack_op *op, struct ctx *ctx)
 			return rc;
 	refs = op->fixed ? cJSON_GetObjectItemCaseSensitive(op->fixed, "refs")
 			 : NULL;
-	cJSON_ArrayForEach(e, refs)
-	{
+	cJSON_ArrayForEach(e, refs) {
 		git_oid old;
 		char *branch = json_dup_str(e, "branch");
 
@@ -510,8 +508,7 @@ static int apply_records(struct stack_op *op, struct ctx *ctx, int inverse)
 	int rc = 0;
 
 	cJSON_ArrayForEach(e,
-			   cJSON_GetObjectItemCaseSensitive(op->apply, "cfg"))
-	{
+			   cJSON_GetObjectItemCaseSensitive(op->apply, "cfg")) {
 		char *b = json_dup_str(e, "branch");
 		char *p =
 			json_dup_str(e, inverse ? "parent_old" : "parent_new");
@@ -596,8 +593,7 @@ static int build_transaction(struct ref_tx *t)
 		return error_git(&t->ctx->err, rc,
 				 "cannot start a ref transaction");
 	cJSON_ArrayForEach(
-		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs"))
-	{
+		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs")) {
 		struct ref_move m;
 
 		ref_move_from_json(&m, e, t->inverse);
@@ -618,8 +614,7 @@ static int apply(struct ref_tx *t)
 	int rc;
 
 	cJSON_ArrayForEach(
-		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs"))
-	{
+		e, cJSON_GetObjectItemCaseSensitive(t->op->apply, "refs")) {
 		struct ref_move m;
 
 		ref_move_from_json(&m, e, t->inverse);

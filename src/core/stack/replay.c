@@ -289,8 +289,7 @@ static git_oid *list_from_json(size_t *out_n, const cJSON *a)
 	const cJSON *e;
 	size_t n = 0;
 
-	cJSON_ArrayForEach(e, a)
-	{
+	cJSON_ArrayForEach(e, a) {
 		if (oid_from_json(&list[n], e) == 0)
 			n++;
 	}
@@ -566,8 +565,7 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 
 		if (!op->b[i].done)
 			continue;
-		cJSON_ArrayForEach(p, op->b[i].notes)
-		{
+		cJSON_ArrayForEach(p, op->b[i].notes) {
 			git_oid from, to, blob;
 			git_note *note = NULL;
 

@@ -195,8 +195,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	refs = cJSON_AddArrayToObject(op->fixed, "refs");
 	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
 	cJSON_ArrayForEach(
-		e, cJSON_GetObjectItemCaseSensitive(last->apply, "refs"))
-	{
+		e, cJSON_GetObjectItemCaseSensitive(last->apply, "refs")) {
 		const cJSON *br = cJSON_GetObjectItemCaseSensitive(e, "branch");
 		cJSON *u;
 		git_oid old;
@@ -237,9 +236,8 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 		strvec_push_owned(&out->notes,
 				  xasprintf("restored %s", br->valuestring));
 	}
-	cJSON_ArrayForEach(e,
-			   cJSON_GetObjectItemCaseSensitive(last->apply, "cfg"))
-	{
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(last->apply, "cfg")) {
 		const cJSON *br = cJSON_GetObjectItemCaseSensitive(e, "branch");
 		cJSON *r;
 

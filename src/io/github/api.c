@@ -240,8 +240,7 @@ static int find_issue_by_title(void *vout, struct github *gh, const void *arg,
 	if ((rc = github_call(&r, gh, &q, err)) < 0)
 		goto out;
 	rc = GCAMP_ENOTFOUND;
-	cJSON_ArrayForEach(e, r.json)
-	{
+	cJSON_ArrayForEach(e, r.json) {
 		const char *t = json_get_str(e, "title");
 
 		if (t && !strcmp(t, title) &&
@@ -345,8 +344,7 @@ static int list_pages(void **out, size_t *n, struct github *gh,
 			github_resp_release(&r);
 			break;
 		}
-		cJSON_ArrayForEach(e, r.json)
-		{
+		cJSON_ArrayForEach(e, r.json) {
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 16;
 				v = xrealloc(v, alloc * size);
@@ -489,8 +487,7 @@ int github_pr_find(struct github_pr *out, struct github *gh, const char *branch,
 		goto out;
 	rc = GCAMP_ENOTFOUND;
 	/* the first (newest) whose head is really ours */
-	cJSON_ArrayForEach(e, r.json)
-	{
+	cJSON_ArrayForEach(e, r.json) {
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "head");
 		const char *l = json_get_str(h, "label");
 
