@@ -9,7 +9,7 @@
 #include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/measure/measure.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/probe/counters.h"
 #include "core/probe/floor.h"
 #include "util/clock.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/base/ctx.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/probe/floor.h"
 #include "core/probe/counters.h"
 #include "util/buf.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/ab/enums.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/probe/floor.h"
 #include "core/stats/fit.h"
 #include "core/stats/stats.h"

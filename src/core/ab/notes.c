@@ -10,7 +10,7 @@
 #include "core/machine/label.h"
 #include "core/measure/line.h"
 #include "core/measure/measure.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "io/repo.h"
 #include "util/clock.h"
 #include "util/json.h"

@@ -8,7 +8,7 @@
 
 #include "core/ab/ab.h"
 #include "core/base/ctx.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/probe/floor.h"
 
 /* Sets r->env (this machine's fingerprint, stored), r->env_line, the

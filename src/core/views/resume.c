@@ -16,7 +16,7 @@
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
 #include "core/measure/measure.h"
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/records/testrun.h"
 #include "core/views/status.h"
 #include "io/db.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/measure/query.h"
+#include "core/measure/stored.h"
 #include "core/records/pr.h"
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
