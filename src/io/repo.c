@@ -4,6 +4,7 @@
 
 #include "io/repo.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -428,4 +429,21 @@ void repo_branch_elsewhere(char **out, git_repository *repo, const char *branch)
 	if (dir)
 		closedir(dir);
 	buf_release(&p);
+}
+
+cJSON *repo_oid_json(const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	return cJSON_CreateString(hex);
+}
+
+int repo_oid_from_json(git_oid *out, const cJSON *j)
+{
+	if (!cJSON_IsString(j) || git_oid_fromstr(out, j->valuestring) < 0) {
+		git_error_clear();
+		return GCAMP_EFATAL;
+	}
+	return 0;
 }

@@ -59,4 +59,11 @@ int repo_worktree_dirty(git_repository *repo, char **paths, struct error *err);
 void repo_branch_elsewhere(char **out, git_repository *repo,
 			   const char *branch);
 
+struct cJSON;
+/* The JSON string of a commit id (a new item: the caller or its parent
+ * owns it); and an id read back from one (GCAMP_EFATAL when j is not a
+ * string holding a full hex id). */
+struct cJSON *repo_oid_json(const git_oid *id);
+int repo_oid_from_json(git_oid *out, const struct cJSON *j);
+
 #endif

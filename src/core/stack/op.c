@@ -30,23 +30,6 @@ char *stack_worktree_id(git_repository *repo)
 	return xstrdup("");
 }
 
-cJSON *oid_json(const git_oid *id)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	git_oid_tostr(hex, sizeof(hex), id);
-	return cJSON_CreateString(hex);
-}
-
-int oid_from_json(git_oid *out, const cJSON *j)
-{
-	if (!cJSON_IsString(j) || git_oid_fromstr(out, j->valuestring) < 0) {
-		git_error_clear();
-		return GCAMP_EFATAL;
-	}
-	return 0;
-}
-
 static void free_branch(struct op_branch *b)
 {
 	free(b->name);
@@ -87,7 +70,7 @@ static cJSON *plan_json(const struct stack_op *op)
 	json_add_str_or_null(j, "kind", op->kind);
 	json_add_str_or_null(j, "name", op->name);
 	json_add_str_or_null(j, "head", op->head);
-	cJSON_AddItemToObject(j, "head_old", oid_json(&op->head_old));
+	cJSON_AddItemToObject(j, "head_old", repo_oid_json(&op->head_old));
 	cJSON_AddBoolToObject(j, "may_checkout", op->may_checkout);
 	json_add_str_or_null(j, "index_copy", op->index_copy);
 	json_add_str_or_null(j, "wt", op->wt);
@@ -97,9 +80,10 @@ static cJSON *plan_json(const struct stack_op *op)
 		cJSON *e = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(e, "name", b->name);
-		cJSON_AddItemToObject(e, "old", oid_json(&b->old));
-		cJSON_AddItemToObject(e, "upstream", oid_json(&b->upstream));
-		cJSON_AddItemToObject(e, "onto", oid_json(&b->onto));
+		cJSON_AddItemToObject(e, "old", repo_oid_json(&b->old));
+		cJSON_AddItemToObject(e, "upstream",
+				      repo_oid_json(&b->upstream));
+		cJSON_AddItemToObject(e, "onto", repo_oid_json(&b->onto));
 		cJSON_AddNumberToObject(e, "pidx", b->pidx);
 		json_add_str_or_null(e, "parent_old", b->parent_old);
 		json_add_str_or_null(e, "tip_old", b->tip_old);
@@ -125,8 +109,8 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 	op->may_checkout = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(j, "may_checkout"));
 	if (!op->kind || !op->name ||
-	    oid_from_json(&op->head_old,
-			  cJSON_GetObjectItemCaseSensitive(j, "head_old")) < 0)
+	    repo_oid_from_json(&op->head_old, cJSON_GetObjectItemCaseSensitive(
+						      j, "head_old")) < 0)
 		return GCAMP_EFATAL;
 	op->n = (size_t)cJSON_GetArraySize(a);
 	op->b = xcalloc(op->n + 1, sizeof(*op->b));
@@ -139,13 +123,15 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 		b->parent_new = json_dup_str(e, "parent_new");
 		b->pidx = cJSON_GetObjectItemCaseSensitive(e, "pidx")->valueint;
 		if (!b->name ||
-		    oid_from_json(&b->old, cJSON_GetObjectItemCaseSensitive(
-						   e, "old")) < 0 ||
-		    oid_from_json(&b->upstream,
-				  cJSON_GetObjectItemCaseSensitive(
-					  e, "upstream")) < 0 ||
-		    oid_from_json(&b->onto, cJSON_GetObjectItemCaseSensitive(
-						    e, "onto")) < 0)
+		    repo_oid_from_json(
+			    &b->old,
+			    cJSON_GetObjectItemCaseSensitive(e, "old")) < 0 ||
+		    repo_oid_from_json(&b->upstream,
+				       cJSON_GetObjectItemCaseSensitive(
+					       e, "upstream")) < 0 ||
+		    repo_oid_from_json(
+			    &b->onto,
+			    cJSON_GetObjectItemCaseSensitive(e, "onto")) < 0)
 			return GCAMP_EFATAL;
 	}
 	if (f)
@@ -191,7 +177,7 @@ static int op_load(struct stack_op **out, struct db *db, long long id,
 		} else if (!strcmp(s, "replay") &&
 			   (i = json_index(d)) < op->n) {
 			op->b[i].done = 1;
-			rc = oid_from_json(
+			rc = repo_oid_from_json(
 				&op->b[i].new,
 				cJSON_GetObjectItemCaseSensitive(d, "new"));
 			cJSON_Delete(op->b[i].notes);
@@ -210,12 +196,12 @@ static int op_load(struct stack_op **out, struct db *db, long long id,
 			cJSON_Delete(op->c_notes);
 			op->c_rest = take(d, "rest");
 			op->c_notes = take(d, "notes");
-			if (oid_from_json(&op->c_commit,
-					  cJSON_GetObjectItemCaseSensitive(
-						  d, "commit")) < 0 ||
-			    oid_from_json(&op->c_onto,
-					  cJSON_GetObjectItemCaseSensitive(
-						  d, "onto")) < 0)
+			if (repo_oid_from_json(&op->c_commit,
+					       cJSON_GetObjectItemCaseSensitive(
+						       d, "commit")) < 0 ||
+			    repo_oid_from_json(&op->c_onto,
+					       cJSON_GetObjectItemCaseSensitive(
+						       d, "onto")) < 0)
 				rc = GCAMP_EFATAL;
 		} else if (!strcmp(s, "stopped")) {
 			op->stopped = 1;
@@ -227,7 +213,7 @@ static int op_load(struct stack_op **out, struct db *db, long long id,
 			cJSON_Delete(op->p_notes);
 			op->p_rest = take(d, "rest");
 			op->p_notes = take(d, "notes");
-			rc = oid_from_json(
+			rc = repo_oid_from_json(
 				&op->p_new,
 				cJSON_GetObjectItemCaseSensitive(d, "new"));
 		} else if (!strcmp(s, "skip") && (i = json_index(d)) < op->n) {
@@ -477,8 +463,8 @@ int stack_op_backup(struct stack_op *op, struct ctx *ctx)
 		char *branch = json_dup_str(e, "branch");
 
 		if (branch &&
-		    oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
-						e, "old")) == 0)
+		    repo_oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
+						     e, "old")) == 0)
 			rc = backup_one(repo, op, branch, &old, &ctx->err);
 		free(branch);
 		if (rc < 0)
@@ -550,8 +536,8 @@ static void ref_move_from_json(struct ref_move *m, const cJSON *e, int inverse)
 		cJSON_GetObjectItemCaseSensitive(e, inverse ? "old" : "new");
 
 	m->name = cJSON_GetObjectItemCaseSensitive(e, "ref")->valuestring;
-	m->has_from = oid_from_json(&m->from, jf) == 0;
-	m->has_to = oid_from_json(&m->to, jt) == 0;
+	m->has_from = repo_oid_from_json(&m->from, jf) == 0;
+	m->has_to = repo_oid_from_json(&m->to, jt) == 0;
 }
 
 /* 1 when m's ref is where it should go already (a second run), 0 when it

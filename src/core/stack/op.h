@@ -87,8 +87,5 @@ int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx);
 /* "" for the main work tree, else the linked work tree's name (its
  * folder under $GIT_COMMON_DIR/worktrees); the caller frees it. */
 char *stack_worktree_id(git_repository *repo);
-/* The JSON of a commit id; an id from JSON (GCAMP_EFATAL when bad). */
-cJSON *oid_json(const git_oid *id);
-int oid_from_json(git_oid *out, const cJSON *j);
 
 #endif

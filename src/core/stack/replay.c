@@ -101,8 +101,8 @@ cJSON *oid_pair_json(const git_oid *a, const git_oid *b)
 {
 	cJSON *p = cJSON_CreateArray();
 
-	cJSON_AddItemToArray(p, oid_json(a));
-	cJSON_AddItemToArray(p, oid_json(b));
+	cJSON_AddItemToArray(p, repo_oid_json(a));
+	cJSON_AddItemToArray(p, repo_oid_json(b));
 	return p;
 }
 
@@ -278,7 +278,7 @@ static cJSON *list_json(const git_oid *list, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, oid_json(&list[i]));
+		cJSON_AddItemToArray(a, repo_oid_json(&list[i]));
 	return a;
 }
 
@@ -290,7 +290,7 @@ static git_oid *list_from_json(size_t *out_n, const cJSON *a)
 	size_t n = 0;
 
 	cJSON_ArrayForEach(e, a) {
-		if (oid_from_json(&list[n], e) == 0)
+		if (repo_oid_from_json(&list[n], e) == 0)
 			n++;
 	}
 	*out_n = n;
@@ -395,8 +395,8 @@ static int present_conflict(struct replay *r, const git_oid *onto,
 	}
 	d = cJSON_CreateObject();
 	cJSON_AddNumberToObject(d, "i", (double)i);
-	cJSON_AddItemToObject(d, "commit", oid_json(at));
-	cJSON_AddItemToObject(d, "onto", oid_json(onto));
+	cJSON_AddItemToObject(d, "commit", repo_oid_json(at));
+	cJSON_AddItemToObject(d, "onto", repo_oid_json(onto));
 	cJSON_AddItemToObject(d, "rest", list_json(at + 1, n - 1));
 	cJSON_AddItemReferenceToObject(d, "notes", r->notes);
 	cJSON_AddBoolToObject(d, "checkout", checkout);
@@ -503,7 +503,7 @@ static int record_replay(struct stack_op *op, struct ctx *ctx, size_t i,
 	op->partial = 0;
 	op->conflict = 0;
 	cJSON_AddNumberToObject(d, "i", (double)i);
-	cJSON_AddItemToObject(d, "new", oid_json(tip));
+	cJSON_AddItemToObject(d, "new", repo_oid_json(tip));
 	cJSON_AddItemReferenceToObject(d, "notes", notes);
 	return stack_op_step(op, ctx, "replay", d);
 }
@@ -539,8 +539,8 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 			e = cJSON_CreateObject();
 			cJSON_AddStringToObject(e, "ref", ref);
 			cJSON_AddStringToObject(e, "branch", b->name);
-			cJSON_AddItemToObject(e, "old", oid_json(&b->old));
-			cJSON_AddItemToObject(e, "new", oid_json(&b->new));
+			cJSON_AddItemToObject(e, "old", repo_oid_json(&b->old));
+			cJSON_AddItemToObject(e, "new", repo_oid_json(&b->new));
 			cJSON_AddItemToArray(refs, e);
 			free(ref);
 		}
@@ -555,7 +555,8 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 					      ? cJSON_CreateString(b->tip_old)
 					      : cJSON_CreateNull());
 		cJSON_AddStringToObject(e, "parent_new", b->parent_new);
-		cJSON_AddItemToObject(e, "tip_new", oid_json(new_base(op, i)));
+		cJSON_AddItemToObject(e, "tip_new",
+				      repo_oid_json(new_base(op, i)));
 		cJSON_AddItemToArray(cfg, e);
 	}
 	/* copy notes: libgit2's rewrites do not, git's notes.rewriteRef
@@ -569,9 +570,10 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 			git_oid from, to, blob;
 			git_note *note = NULL;
 
-			if (oid_from_json(&from, cJSON_GetArrayItem(p, 0)) <
+			if (repo_oid_from_json(&from,
+					       cJSON_GetArrayItem(p, 0)) < 0 ||
+			    repo_oid_from_json(&to, cJSON_GetArrayItem(p, 1)) <
 				    0 ||
-			    oid_from_json(&to, cJSON_GetArrayItem(p, 1)) < 0 ||
 			    git_note_read(&note, repo, NOTES_REF, &from) < 0) {
 				git_error_clear();
 				continue;
@@ -607,9 +609,9 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 		e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "ref", NOTES_REF);
 		cJSON_AddItemToObject(e, "old",
-				      has_notes ? oid_json(&notes_old)
+				      has_notes ? repo_oid_json(&notes_old)
 						: cJSON_CreateNull());
-		cJSON_AddItemToObject(e, "new", oid_json(&notes_new));
+		cJSON_AddItemToObject(e, "new", repo_oid_json(&notes_new));
 		cJSON_AddItemToArray(refs, e);
 	}
 	*out = j;

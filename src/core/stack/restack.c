@@ -515,7 +515,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	}
 	d = cJSON_CreateObject();
 	cJSON_AddNumberToObject(d, "i", (double)op->ci);
-	cJSON_AddItemToObject(d, "new", oid_json(&nid));
+	cJSON_AddItemToObject(d, "new", repo_oid_json(&nid));
 	cJSON_AddItemReferenceToObject(d, "rest", op->c_rest);
 	cJSON_AddItemToObject(d, "notes", cJSON_Duplicate(notes, 1));
 	op->partial = 1;

@@ -126,7 +126,7 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		}
 		cJSON_AddStringToObject(e, "ref", ref);
 		cJSON_AddStringToObject(e, "branch", branch);
-		cJSON_AddItemToObject(e, "old", oid_json(&g.b[i].tip));
+		cJSON_AddItemToObject(e, "old", repo_oid_json(&g.b[i].tip));
 		cJSON_AddNullToObject(e, "new");
 		cJSON_AddItemToArray(refs, e);
 		free(ref);
@@ -204,8 +204,8 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 		/* notes copied to the new commits are kept */
 		if (!cJSON_IsString(br))
 			continue;
-		if (oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
-						e, "old")) == 0) {
+		if (repo_oid_from_json(&old, cJSON_GetObjectItemCaseSensitive(
+						     e, "old")) == 0) {
 			if (git_commit_lookup(&c, repo, &old) < 0) {
 				git_error_clear();
 				rc = error_set(&ctx->err, GCAMP_EFATAL,
