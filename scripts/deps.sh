@@ -5,16 +5,22 @@ set -eu
 
 # clang and libclang-rt-dev (on Debian 12 it brings libclang-rt-14-dev, whose
 # libclang_rt.fuzzer is the libFuzzer runtime) build the fuzz targets that
-# make check runs.
+# make check runs.  The rest are the independent references the tests
+# compare with: scipy for the statistics, the real producers of the files
+# the importers read (pytest, bats, ctest, hyperfine, java + jfr), Debian's
+# pre-commit framework for the hooks, strace for the crash-point harness,
+# and headless Chromium for the report.
 pkgs="gcc make pkg-config git perl ca-certificates
 libgit2-dev libcurl4-openssl-dev libcjson-dev libsqlite3-dev
 libcmocka-dev bats bats-assert bats-support bats-file
 clang libclang-rt-dev
-scdoc groff-base man-db sqlite3 python3"
+scdoc groff-base man-db sqlite3 python3
+python3-scipy python3-pytest pre-commit hyperfine strace cmake
+openjdk-17-jdk-headless chromium"
 for arg in "$@"; do
 	case "$arg" in
 	--lint) pkgs="$pkgs clang-format cppcheck" ;;
-	--bench) pkgs="$pkgs hyperfine" ;;
+	--bench) ;;
 	*) echo "usage: deps.sh [--lint] [--bench]" >&2; exit 129 ;;
 	esac
 done
