@@ -20,7 +20,8 @@
 #include "util/strvec.h"
 
 SUB_USAGE(body_usage, "git campaign pr body [BRANCH] [--json]");
-SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] [--json]");
+SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] "
+		      "[--kind perf|fix|docs] [--base NAME] [--json]");
 
 static int pr_body_cmd(int argc, const char **argv, struct ctx *ctx)
 {
@@ -141,16 +142,43 @@ static int lint_source(struct buf *out, struct ctx *ctx,
 	return rc;
 }
 
+/* 1 when branch (NULL: the checked-out one) has A/B runs among its
+ * records: its PR is a performance claim */
+static int branch_has_ab(struct ctx *ctx, const char *branch)
+{
+	cJSON *d = NULL;
+	int has;
+
+	if (prbody_data(&d, ctx, branch) < 0) {
+		error_clear(&ctx->err);
+		return 0;
+	}
+	has = cJSON_GetArraySize(
+		      cJSON_GetObjectItemCaseSensitive(d, "ab_runs")) > 0;
+	cJSON_Delete(d);
+	return has;
+}
+
 static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 {
-	struct strvec problems = STRVEC_INIT;
+	struct prlint l = PRLINT_INIT;
 	struct campaign c;
 	struct buf body = BUF_INIT;
+	const char *base = NULL;
 	long pr = 0;
-	int json = 0, have_campaign, rc = 0;
+	int json = 0, have_campaign, rc = 0, kind = PRLINT_AUTO, is_file = 0;
+	int missing = 0;
 	size_t i;
+	struct stat sb;
 	const struct option opts[] = {
 		OPT_INT(0, "pr", &pr, "N", "lint the body of PR N on GitHub"),
+		OPT_CHOICE(0, "kind", &kind, prlint_kind_names, "KIND",
+			   "what the PR is: perf, fix or docs (default: "
+			   "judged from the body and the branch's A/B runs)"),
+		OPT_STRING(0, "base", &base, "NAME",
+			   "the base branch the Testing section names "
+			   "(default: the campaign's, else develop, main or "
+			   "master)"),
 		OPT_BOOL(0, "json", &json, "print the problems as JSON"),
 		OPT_END(),
 	};
@@ -164,12 +192,11 @@ static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (pr < 0)
 		return usage_error(lint_usage, opts, "--pr wants a PR number");
 	memset(&c, 0, sizeof(c));
+	is_file = !pr && n && (!strcmp(argv[0], "-") || !stat(argv[0], &sb));
 	/* a file lints outside a campaign too, the base unknown */
 	have_campaign = campaign_load(&c, ctx) == 0;
 	if (!have_campaign) {
-		struct stat sb;
-
-		if (pr || !n || (strcmp(argv[0], "-") && stat(argv[0], &sb))) {
+		if (!is_file) {
 			rc = cmd_fail(ctx);
 			goto out;
 		}
@@ -179,26 +206,50 @@ static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 		rc = cmd_fail(ctx);
 		goto out;
 	}
-	prlint_check(&problems, body.ptr ? body.ptr : "",
-		     have_campaign ? c.base : NULL);
+	l.base = base ? base : have_campaign ? c.base : NULL;
+	l.kind = (enum prlint_kind)kind;
+	if (have_campaign && !is_file && !pr && l.kind == PRLINT_AUTO)
+		l.has_ab = branch_has_ab(ctx, n ? argv[0] : NULL);
+	prlint_check(&l, body.ptr ? body.ptr : "");
 	if (json) {
 		cJSON *j = cJSON_CreateObject();
 		cJSON *arr = cJSON_AddArrayToObject(j, "problems");
+		cJSON *notes;
 
-		cJSON_AddBoolToObject(j, "ok", !problems.nr);
-		for (i = 0; i < problems.nr; i++)
-			cJSON_AddItemToArray(arr,
-					     cJSON_CreateString(problems.v[i]));
+		cJSON_AddBoolToObject(j, "ok", !l.problems.nr);
+		cJSON_AddStringToObject(j, "kind", prlint_kind_names[l.kind]);
+		cJSON_AddStringToObject(j, "kind_reason", l.kind_why);
+		for (i = 0; i < l.problems.nr; i++)
+			cJSON_AddItemToArray(
+				arr, cJSON_CreateString(l.problems.v[i]));
+		notes = cJSON_AddArrayToObject(j, "notes");
+		for (i = 0; i < l.notes.nr; i++)
+			cJSON_AddItemToArray(notes,
+					     cJSON_CreateString(l.notes.v[i]));
 		cmd_print_json(j);
 	} else {
-		for (i = 0; i < problems.nr; i++)
-			printf("%s\n", problems.v[i]);
+		for (i = 0; i < l.problems.nr; i++)
+			printf("%s\n", l.problems.v[i]);
+		for (i = 0; i < l.notes.nr; i++)
+			fprintf(stderr, "note: %s\n", l.notes.v[i]);
+		for (i = 0; i < l.problems.nr && !missing; i++)
+			missing =
+				strstr(l.problems.v[i], "' is missing") != NULL;
+		/* which parts are required depends on the kind judged */
+		if (missing && l.kind_guessed)
+			fprintf(stderr,
+				"note: linted as a %s PR: %s (--kind says "
+				"otherwise)\n",
+				l.kind == PRLINT_PERF  ? "performance"
+				: l.kind == PRLINT_FIX ? "correctness-fix"
+						       : "docs",
+				l.kind_why);
 	}
-	rc = problems.nr ? 1 : 0;
+	rc = l.problems.nr ? 1 : 0;
 out:
 	if (have_campaign)
 		campaign_release(&c);
-	strvec_clear(&problems);
+	prlint_release(&l);
 	buf_release(&body);
 	return rc;
 }

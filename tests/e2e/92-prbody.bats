@@ -90,9 +90,23 @@ campaign() {
 	cpu
 }
 
-# fill BODY: the prose written by hand, as a user would
+# fill BODY: the prose written by hand, as a user would: the figure of
+# the bug, the code of the cause, what the change leaves alone, why a
+# backend was not tested
 fill() {
-	sed "s/$TODO \*\*To do:\*\*.*/written by hand./" "$1"
+	awk -v todo="$TODO" '/^## [0-9]\./ { s = $2 }
+		index($0, todo) {
+			p = substr($0, 1, index($0, todo) - 1)
+			if (s == "1.") $0 = p "Each pass costs 1 us per iteration, 10 % of the run."
+			else if (s == "2.") $0 = p "```c\nfor (i = 0; i < n; i++)\n\tpass(i);\n```"
+			else if (s == "3.") $0 = p "Drop the second pass; the first is unchanged."
+			else $0 = p "no OpenCL device here."
+		} { print }' "$1"
+}
+
+# drop BODY N: BODY without its section N, heading and all
+drop() {
+	awk -v n="$2" '/^## [0-9]\./ { on = ($2 == n ".") } !on' "$1"
 }
 
 # lint_one BODY LINE: pr lint BODY exits 1 with LINE alone
@@ -121,9 +135,11 @@ lint_one() {
 - wrong-answer: prog prints the wrong time after a rebuild
 - crash: prog crashes at 0 iterations
 $TODO **To do:** the profile line: where the time goes." ] || fail "$(section body.md 1)"
-	# 2: the confirmed hypothesis with its number; 3: the commits
+	# 2: the confirmed hypothesis with its number, and the code still asked
+	# for (an effect is not a cause); 3: the commits
 	[ "$(section body.md 2)" = "
-- one pass of prog costs 1 us per iteration: per_iter_us predicted 1 us, measured 1 us (ab #$AB1)" ]
+- one pass of prog costs 1 us per iteration: per_iter_us predicted 1 us, measured 1 us (ab #$AB1)
+$TODO **To do:** the cause, with the 3 to 5 lines of code behind it." ] || fail "$(section body.md 2)"
 	section body.md 3 | grep -qx -- "- $HEAD one pass less per iteration"
 	# 4: one table per A/B, each with its control rows and its machine
 	section body.md 4 >numbers
@@ -165,6 +181,7 @@ $H200_LABEL (env $H200_ENV):
 	assert_failure 1
 	[ -z "$stderr" ]
 	assert_output "section 'The bug and its cost' has a placeholder left
+section 'Cause' has a placeholder left
 section 'Change' has a placeholder left
 section 'Backends and OS tested' has a placeholder left"
 	fill body.md >filled.md
@@ -173,7 +190,7 @@ section 'Backends and OS tested' has a placeholder left"
 	[ -z "$output" ]
 	run --separate-stderr git campaign pr lint --json - <filled.md
 	assert_clean
-	[ "$(jpy 'd' <<<"$output")" = '{"problems": [], "ok": true}' ]
+	[ "$(jpy '[d["ok"], d["problems"], d["kind"], d["notes"]]' <<<"$output")" = '[true, [], "perf", []]' ]
 
 	# the data
 	git campaign pr body --json >data.json
@@ -182,8 +199,8 @@ section 'Backends and OS tested' has a placeholder left"
 	[ "$(jpy 'sorted(t["id"] for t in d["tests"]) == sorted([e["id"] for e in d["envs"]])' <data.json)" = true ]
 
 	# each rule, broken alone, is one line
-	sed '/^## 2\. Cause/d' filled.md >b1.md
-	lint_one b1.md "section 'Cause' is missing"
+	drop filled.md 2 >b1.md
+	lint_one b1.md "section 'Cause' is missing (or the code behind the bug, quoted under it)"
 	sed '/^## 7\. Negatives/q' filled.md >b2.md
 	lint_one b2.md "section 'Negatives' is empty"
 	sed "/^## 2\. Cause/a $TODO **To do:** the cause." filled.md >b3.md
@@ -191,7 +208,7 @@ section 'Backends and OS tested' has a placeholder left"
 	sed '/^|/d' filled.md >b4.md
 	lint_one b4.md "no numbers table in section 'Numbers'"
 	sed '/^| control: /d' filled.md >b5.md
-	lint_one b5.md 'no control row in the numbers table'
+	lint_one b5.md 'no control row in the numbers table (a workload that must not move, or a reference row)'
 	{ sed '/^## 7\. Negatives/q' filled.md; printf '\nNone.\n'; } >b6.md
 	lint_one b6.md "section 'Negatives' states no negative"
 	sed '/^- base main /d' filled.md >b7.md
@@ -275,10 +292,11 @@ print(json.dumps({"head": sys.argv[1], "base": "main", "title": "t", "body": sys
 	git campaign config forge o/r >/dev/null
 	git checkout -q -b fix
 	git commit -q --allow-empty -m 'the fix'
-	printf '%s\n' '## The bug' 'x' '## Cause' 'y' '## Change' 'z' '## Numbers' \
-		'| w | A | B |' '|---|---|---|' '| control: c | 1 | 1 |' \
-		'## Testing' '- fix: 1 failed' '- base: 2 failed' '## Backends' \
-		'cuda' '## Negatives' 'n/a' >want.md
+	printf '%s\n' '## The bug' 'x costs 2 us' '## Cause' '`y`' '## Change' \
+		'z, only' '## Numbers' 'median of n = 5' '| w | A | B |' \
+		'|---|---|---|' '| control: c | 1 | 1 |' '## Testing' \
+		'- fix: 1 failed of 3' '- base: 2 failed of 3' '## Backends' \
+		'cuda on linux' '## Negatives' 'n/a' >want.md
 	n=$(gh_pr fix "$(cat want.md)")
 	[ -n "$n" ]
 	run --separate-stderr git campaign pr lint --pr "$n"
@@ -313,6 +331,12 @@ print(json.dumps({"head": sys.argv[1], "base": "main", "title": "t", "body": sys
 	cd "$WORLD"
 	printf '# Cause\n' >x.md
 	run --separate-stderr git campaign pr lint x.md
+	assert_failure 1
+	# judged a docs PR: it only lacks its change
+	assert_output "section 'Cause' is empty
+section 'Change' is missing"
+	[[ $stderr == *'linted as a docs PR'* ]]
+	run --separate-stderr git campaign pr lint --kind perf x.md
 	assert_failure 1
 	assert_line "section 'Cause' is empty"
 	assert_line "section 'Negatives' is missing"

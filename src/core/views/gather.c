@@ -12,6 +12,7 @@
 #include "core/measure/measure.h"
 #include "core/records/testrun.h"
 #include "core/views/gather.h"
+#include "core/views/profile.h"
 #include "core/views/testdiff.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"
@@ -99,12 +100,6 @@ cJSON *pb_env_json(struct ctx *ctx, const char *env)
 	return o;
 }
 
-static int is_profile(const char *source)
-{
-	return source && (!strcmp(source, "jfr") || !strcmp(source, "nsys") ||
-			  !strcmp(source, "ncu"));
-}
-
 static cJSON *record_json(const struct record *r, const char *commit)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -128,7 +123,8 @@ static cJSON *record_json(const struct record *r, const char *commit)
 	return o;
 }
 
-/* The notes: profiles on the merge base and the branch's commits, other
+/* The notes: profiles on the merge base and the branch's commits (one
+ * entry per import, see profile.h), other
  * measurements (not the A/B's, which the runs show) on the commits */
 int pb_gather_notes(struct pb *b)
 {
@@ -148,16 +144,16 @@ int pb_gather_notes(struct pb *b)
 		git_oid_fromstr(&oid, commit);
 		if ((rc = measure_read_note(&recs, &n, &bad, b->ctx, &oid)) < 0)
 			break;
+		if (cJSON_GetArraySize(prof) < MAX_ROWS)
+			profile_summarize(prof, recs, n, commit);
 		for (i = 0; i < n; i++) {
 			const struct record *r = &recs[i];
 
-			if (is_profile(r->source)) {
-				if (cJSON_GetArraySize(prof) < MAX_ROWS)
-					cJSON_AddItemToArray(
-						prof, record_json(r, commit));
-			} else if (c < b->commits.nr &&
-				   (!r->source || strcmp(r->source, "ab")) &&
-				   cJSON_GetArraySize(meas) < MAX_ROWS) {
+			if (profile_source(r->source))
+				continue;
+			if (c < b->commits.nr &&
+			    (!r->source || strcmp(r->source, "ab")) &&
+			    cJSON_GetArraySize(meas) < MAX_ROWS) {
 				cJSON_AddItemToArray(meas,
 						     record_json(r, commit));
 				pb_add_env(b, r->env);

@@ -1,7 +1,9 @@
-/* The PR body lint: the seven sections by their headings, placeholders
- * left, the numbers table with its control row and env labels, the
- * negatives, and the test-suite numbers of both the branch and the base.
- * Works on any Markdown text; reads nothing else. */
+/* The PR body lint: the seven parts of a campaign PR under the headings
+ * maintainers really use, what each part must say for the kind of PR (a
+ * performance claim, a correctness fix, a docs change), placeholders left,
+ * the numbers table with its medians, configuration and control row, and
+ * the test-suite numbers of both the branch and the base. Works on any
+ * Markdown text; reads nothing else. */
 #ifndef GCAMP_VIEWS_PRLINT_H
 #define GCAMP_VIEWS_PRLINT_H
 
@@ -13,26 +15,43 @@
  * the one string the lint looks for. */
 #define PRBODY_TODO "<!-- git-campaign:todo -->"
 
-/* The seven sections in order, by the words their heading starts with
- * ("The bug", "Cause", "Change", "Numbers", "Testing", "Backends",
- * "Negatives"); NULL-terminated. */
-extern const char *const prbody_sections[];
+/* The kinds of PR, as --kind names them (prlint_kind_names, in this
+ * order; NULL-terminated). AUTO infers the kind from the body. */
+enum prlint_kind { PRLINT_AUTO, PRLINT_PERF, PRLINT_FIX, PRLINT_DOCS };
+extern const char *const prlint_kind_names[];
+
+struct prlint {
+	/* in */
+	const char *base;      /* the base branch's name, NULL: develop,
+				* main or master */
+	enum prlint_kind kind; /* AUTO: inferred, then set here */
+	int has_ab;	       /* the branch has A/B runs: a perf claim */
+	/* out */
+	const char *kind_why;	/* why the kind was judged so (static) */
+	int kind_guessed;	/* judged from the prose alone: say so */
+	struct strvec problems; /* one line each, in section order */
+	struct strvec notes;	/* what the lint assumed, one line each */
+};
+#define PRLINT_INIT                                                            \
+	{                                                                      \
+		NULL, PRLINT_AUTO, 0, NULL, 0, STRVEC_INIT, STRVEC_INIT        \
+	}
 
 /*
- * Lints a PR body (Markdown, NUL-terminated). base (may be NULL) is the
- * base branch's name, also accepted where the Testing section names the
- * base. Appends one line per problem to problems, in section order:
- *   section 'NAME' is missing | is empty | has a placeholder left
- *   no numbers table in section 'Numbers'
- *   no control row in the numbers table
- *   section 'Negatives' states no negative
- *   section 'Testing' lacks the test-suite numbers of the branch | of the
- *     base | of the branch and of the base
- *   numbers table N holds numbers of several envs without an env label
- *   a placeholder is left outside the sections (line N)
- * Pure: reads nothing else. Returns the number of problems.
+ * Lints a PR body (Markdown, NUL-terminated). A section is an ATX or a
+ * setext heading whose text (after an optional number and article) starts
+ * with one of the names maintainers use for it ("Problem", "Why",
+ * "Summary" for the bug; "Fix", "The change", "Commit 1 — …" for the
+ * change; "Results", "… comparison" or any section whose table has a
+ * median column for the numbers; "Backend/s tested" and "OS tested"; ...,
+ * see pr(1)); sections of one part add up. Which parts are required and
+ * what they must say depends on l->kind. Appends one line per problem to
+ * l->problems, each naming the section and what is missing, and the
+ * assumptions (a reference row taken as the control) to l->notes.
+ * Returns the number of problems. Free with prlint_release.
  */
-size_t prlint_check(struct strvec *problems, const char *body,
-		    const char *base);
+size_t prlint_check(struct prlint *l, const char *body);
+
+void prlint_release(struct prlint *l);
 
 #endif
