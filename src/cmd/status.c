@@ -71,8 +71,12 @@ static void render_text(struct buf *out, const struct status *st)
 	if (st->has_next_hypo) {
 		const struct hypo *h = &st->next_hypo;
 
-		buf_addf(out, "next hypo #%lld %s %g%s%s: %s\n", h->id,
-			 h->metric, h->predicted, h->unit ? " " : "",
+		buf_puts(out, "next hypo ");
+		if (st->has_next_hypo == 2)
+			buf_addf(out, "none marked; %zu open, the oldest: ",
+				 st->open_hypos);
+		buf_addf(out, "#%lld %s %g%s%s: %s\n", h->id, h->metric,
+			 h->predicted, h->unit ? " " : "",
 			 h->unit ? h->unit : "", h->text);
 	} else {
 		buf_addf(out, "next hypo none\n");
@@ -194,9 +198,11 @@ static void render_json(struct buf *out, const struct status *st)
 					st->next_hypo.predicted);
 		json_add_str_or_null(o, "unit", st->next_hypo.unit);
 		cJSON_AddStringToObject(o, "text", st->next_hypo.text);
+		cJSON_AddBoolToObject(o, "marked", st->has_next_hypo == 1);
 	} else {
 		cJSON_AddNullToObject(j, "next_hypo");
 	}
+	cJSON_AddNumberToObject(j, "open_hypotheses", (double)st->open_hypos);
 	if (st->nfindings) {
 		o = cJSON_AddObjectToObject(j, "top_finding");
 		cJSON_AddNumberToObject(o, "id", (double)st->findings[0].id);

@@ -253,3 +253,24 @@ unfinished none"
 	wait
 	rm locked
 }
+
+@test "status and resume name the oldest open hypothesis when none is marked" {
+	git campaign hypo add "launch costs 8 us" --metric launch_ns \
+		--predict 8000 --unit ns >/dev/null
+	git campaign hypo add "the copy costs 2 us" --metric copy_ns \
+		--predict 2000 --unit ns >/dev/null
+	run --separate-stderr git campaign status
+	assert_success
+	assert_line 'next hypo none marked; 2 open, the oldest: #1 launch_ns 8000 ns: launch costs 8 us'
+	[ "$(json "d['next_hypo']['id'], d['next_hypo']['marked'], d['open_hypotheses']")" = "1 False 2" ]
+	run --separate-stderr git campaign resume
+	assert_line 'none marked; 2 open, the oldest: #1 launch_ns = 8000 ns (within 10%): launch costs 8 us'
+	git campaign hypo next 2 >/dev/null
+	run git campaign status
+	assert_line 'next hypo #2 copy_ns 2000 ns: the copy costs 2 us'
+	git campaign hypo confirm 2 --measured 2000 --commit HEAD >/dev/null
+	git campaign hypo falsify 1 --measured 1 --commit HEAD >/dev/null
+	run git campaign status
+	assert_line 'next hypo none'
+	[ "$(json "d['next_hypo'], d['open_hypotheses']")" = "None 0" ]
+}

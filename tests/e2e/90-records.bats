@@ -189,10 +189,10 @@ closed:
 	assert_line 'finding   #2 crash: crash'
 	assert_line --partial 'last ab   #3 faster 0.494'
 	[ "$(git campaign status --json | jpy '[d["last_ab"]["id"], d["next_hypo"]["id"], d["top_finding"]["kind"]]')" = '[3, 2, "crash"]' ]
-	# deciding the next one unmarks it
+	# deciding the next one unmarks it: the oldest open one is named
 	git campaign hypo confirm 2 --measured 4.2 >/dev/null
 	run git campaign status
-	assert_line 'next hypo none'
+	assert_line 'next hypo none marked; 1 open, the oldest: #1 launch_us 2 µs: upload costs 2 µs'
 }
 
 @test "scratch prints the campaign's folder for probes, outside the working tree" {

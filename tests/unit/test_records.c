@@ -54,7 +54,7 @@ static void one_next_hypothesis_and_one_verdict(void **state)
 	struct ctx ctx = CTX_INIT;
 	struct hypo *v, h;
 	long long a, b;
-	size_t n;
+	size_t n, open;
 	int found;
 
 	(void)state;
@@ -77,8 +77,12 @@ static void one_next_hypothesis_and_one_verdict(void **state)
 	assert_null(v[1].unit);
 	hypo_free(v, n);
 	assert_int_equal(hypo_decide(&ctx, b, 0, 9, "ab #1"), 0);
-	assert_int_equal(hypo_next(&h, &found, &ctx), 0);
-	assert_false(found);
+	/* none marked now: the oldest open one, said so */
+	assert_int_equal(hypo_next(&h, &found, &open, &ctx), 0);
+	assert_int_equal(found, 2);
+	assert_int_equal(h.id, a);
+	assert_int_equal(open, 1);
+	hypo_release(&h);
 	assert_int_equal(hypo_decide(&ctx, b, 1, 4, NULL), GCAMP_EREFUSED);
 	error_clear(&ctx.err);
 	assert_int_equal(hypo_get(&h, &ctx, b), 0);

@@ -170,20 +170,31 @@ int hypo_get(struct hypo *out, struct ctx *ctx, long long id)
 	return 0;
 }
 
-int hypo_next(struct hypo *out, int *found, struct ctx *ctx)
+int hypo_next(struct hypo *out, int *found, size_t *open, struct ctx *ctx)
 {
 	struct hypo *v = NULL;
-	size_t n = 0;
-	int rc = hypo_query(
-		&v, &n, ctx,
-		"SELECT " HYPO_COLS " FROM hypothesis WHERE is_next = 1", 0);
+	size_t n = 0, i, pick = 0;
+	int rc = hypo_query(&v, &n, ctx,
+			    "SELECT " HYPO_COLS " FROM hypothesis WHERE state "
+			    "= 'open' OR is_next = 1 ORDER BY id",
+			    0);
 
 	memset(out, 0, sizeof(*out));
-	*found = rc == 0 && n > 0;
+	*found = 0;
+	*open = 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		*open += !strcmp(v[i].state, "open");
+		if (v[i].is_next && *found != 1) {
+			*found = 1;
+			pick = i;
+		} else if (!*found && !strcmp(v[i].state, "open")) {
+			*found = 2;
+			pick = i;
+		}
+	}
 	if (*found) {
-		*out = v[0];
-		free(v);
-		return 0;
+		*out = v[pick];
+		memset(&v[pick], 0, sizeof(v[pick]));
 	}
 	hypo_free(v, n);
 	return rc;

@@ -40,9 +40,11 @@ int hypo_decide(struct ctx *ctx, long long id, int confirmed, double measured,
 		const char *evidence);
 /* Marks open hypothesis id as the one to do next, unmarking any other. */
 int hypo_set_next(struct ctx *ctx, long long id);
-/* The hypothesis marked next into *out, *found 0 when none (or no
- * database). */
-int hypo_next(struct hypo *out, int *found, struct ctx *ctx);
+/* The hypothesis to do next into *out: *found is 1 for the one marked
+ * next, 2 when none is marked and *out is the oldest open one, 0 when no
+ * hypothesis is open (or no database). *open gets the number of open
+ * hypotheses. */
+int hypo_next(struct hypo *out, int *found, size_t *open, struct ctx *ctx);
 /* 1 when measured is within tolerance percent of predicted (the bound
  * included), else 0. */
 int hypo_within(double predicted, double tolerance, double measured);

@@ -421,6 +421,8 @@ static void add_records(cJSON *j, const struct status *st,
 		json_add_str_or_null(e, "unit", h->unit);
 		cJSON_AddNumberToObject(e, "tolerance", h->tolerance);
 		json_add_str_or_null(e, "created_at", h->created_at);
+		cJSON_AddBoolToObject(e, "marked", st->has_next_hypo == 1);
+		cJSON_AddNumberToObject(e, "open", (double)st->open_hypos);
 	} else {
 		cJSON_AddNullToObject(j, "next_hypo");
 	}

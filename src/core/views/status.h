@@ -47,10 +47,12 @@ struct status {
 	struct journal_op *ops; /* unfinished operations */
 	size_t nops;
 	struct ab_run_last last_ab; /* from table ab_run */
-	int has_next_hypo;
-	struct hypo next_hypo;	  /* the hypothesis marked next */
-	struct finding *findings; /* open findings by rank, the top first,
-				   * at most STATUS_FINDINGS */
+	int has_next_hypo;	    /* 1: marked next; 2: none marked, the
+				     * oldest open one */
+	struct hypo next_hypo;	    /* the hypothesis to do next */
+	size_t open_hypos;	    /* open hypotheses in all */
+	struct finding *findings;   /* open findings by rank, the top first,
+				     * at most STATUS_FINDINGS */
 	size_t nfindings;
 	size_t open_findings; /* open findings in all */
 	int has_umbrella_pending;
