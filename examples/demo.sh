@@ -3,7 +3,8 @@
 # init, status, config, a stack restacked after its parent is amended,
 # measurements with the machine's fingerprint, named stashes, and a
 # same-build A/B of a small C program (examples/ab/)
-# with a control and an iteration sweep.
+# with a control and an iteration sweep, and the campaign's report (kept
+# beside the binary: build/campaign-report.html).
 #
 # usage: examples/demo.sh PATH/TO/git-campaign
 #   KEEP=1 keeps the temporary folder and says where it is.
@@ -140,3 +141,7 @@ step 'git campaign hypo next 1'
 step 'git campaign finding add --kind slow "the fifth pass recomputes what the fourth wrote"'
 step 'git campaign resume'
 step 'git campaign template'
+
+say "the campaign as one picture: histories, the A/B's samples and sweep, the stack, hypotheses and findings"
+step 'git campaign report -o "$BIN_DIR/campaign-report.html"'
+echo "# the report, kept: $BIN_DIR/campaign-report.html"

@@ -45,6 +45,8 @@ static const struct command commands[] = {
 	 "one named kernel under Nsight Compute, classified and recorded"},
 	{"pr", cmd_pr, 0,
 	 "a PR's body from the branch's records, and its lint"},
+	{"report", cmd_report, 0,
+	 "the campaign as one HTML page: histories, A/Bs, stack, hypotheses"},
 	{"resume", cmd_resume, CMD_LITE,
 	 "the resume pointer: one screen to carry on from"},
 	{"scratch", cmd_scratch, 0, "print the campaign's folder for probes"},

@@ -23,6 +23,7 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
 int cmd_ncu(int argc, const char **argv, struct ctx *ctx);
 int cmd_pr(int argc, const char **argv, struct ctx *ctx);
+int cmd_report(int argc, const char **argv, struct ctx *ctx);
 int cmd_resume(int argc, const char **argv, struct ctx *ctx);
 int cmd_scratch(int argc, const char **argv, struct ctx *ctx);
 int cmd_stack(int argc, const char **argv, struct ctx *ctx);

@@ -328,8 +328,8 @@ static int load_rows(struct rowmap *m, struct ctx *ctx, struct db *db,
 	return 0;
 }
 
-static int walk_range(git_revwalk **out, git_repository *repo,
-		      const char *range, struct error *err)
+int measure_walk_range(git_revwalk **out, git_repository *repo,
+		       const char *range, struct error *err)
 {
 	git_object *obj = NULL;
 	int rc;
@@ -461,7 +461,7 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 	if ((rc = measure_index_update(ctx)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0 ||
 	    (rc = ctx_db(&db, ctx, 0)) < 0 ||
-	    (rc = walk_range(&walk, repo, o->range, &ctx->err)) < 0 ||
+	    (rc = measure_walk_range(&walk, repo, o->range, &ctx->err)) < 0 ||
 	    (rc = load_groups(out, ctx, db, o->metric, o->env, &nother,
 			      &other)) < 0)
 		goto out;

@@ -57,6 +57,12 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 		const struct measure_log_opts *o);
 void measure_series_release(struct measure_series *s);
 
+/* A first-parent walk of range ("A..B", a revision, or NULL: HEAD), newest
+ * first, as measure_log walks it: GCAMP_EGIT "bad revision range" with
+ * err set. The caller frees *out. */
+int measure_walk_range(git_revwalk **out, git_repository *repo,
+		       const char *range, struct error *err);
+
 /* One row of a comparison. */
 struct measure_cmp {
 	char *metric, *unit, *better; /* unit, better: NULL when unknown */

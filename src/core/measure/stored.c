@@ -155,3 +155,26 @@ int measure_index_recent(struct db *db, int max_rows, measure_row_fn fn,
 		return error_sqlite(err, db, rc, "cannot read measurements");
 	return 0;
 }
+
+int measure_metrics(struct strvec *out, struct ctx *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct db *db;
+	int rc;
+
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db ||
+	    (rc = measure_index_update(ctx)) < 0)
+		return rc;
+	if ((rc = db_prepare(&st, db,
+			     "SELECT DISTINCT metric FROM measurement "
+			     "ORDER BY metric",
+			     &ctx->err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strvec_push(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the measurement index");
+	return 0;
+}

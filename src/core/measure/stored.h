@@ -1,7 +1,7 @@
 /* The figures the measurement index keeps for a machine and for the
  * campaign as a whole: the stored floor of an env (what `env`, `resume` and
- * A/B tables show beside their own figures), and the index's size and
- * newest rows (the umbrella section). */
+ * A/B tables show beside their own figures), and the index's size, its
+ * metrics and newest rows (the umbrella section, the report). */
 #ifndef GCAMP_MEASURE_STORED_H
 #define GCAMP_MEASURE_STORED_H
 
@@ -10,6 +10,7 @@
 #include "core/base/ctx.h"
 #include "io/db.h"
 #include "util/error.h"
+#include "util/strvec.h"
 
 /* The number of rows of the measurement index (as it stands) into *out;
  * 0 when it cannot be read. */
@@ -33,6 +34,10 @@ typedef int (*measure_row_fn)(const struct measure_row *row, void *data);
  * commit and line), to fn. 0, fn's nonzero return, or GCAMP_EDB. */
 int measure_index_recent(struct db *db, int max_rows, measure_row_fn fn,
 			 void *data, struct error *err);
+
+/* Every metric of the index, sorted, into out (after updating the index
+ * from the notes). 0, or GCAMP_EDB. */
+int measure_metrics(struct strvec *out, struct ctx *ctx);
 
 /* The floor stored for one env: what `env`, `resume` and A/B tables show
  * beside their own figures. */
