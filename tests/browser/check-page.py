@@ -9,7 +9,8 @@ Usage: check-page.py PAGE.html SHOT.png
 A probe script is put at the top of a copy of the page: it counts errors
 (window.onerror, console.error) and, after load, the resources the page
 fetched (the Resource Timing API lists every request a page makes) and
-the drawn elements, and writes them into the DOM, which --dump-dom prints.
+the drawn elements, and the time from the start of navigation to the load
+event (load_ms), and writes them into the DOM, which --dump-dom prints.
 Standard library only."""
 import json
 import os
@@ -28,7 +29,7 @@ window.addEventListener('error', function (e) { __gc.errors.push(String(e.messag
   __gc.errors.push(Array.prototype.join.call(arguments, ' ')); ce.apply(console, arguments); }; })();
 window.addEventListener('load', function () {
   var q = function (s) { return document.querySelectorAll(s).length; };
-  var out = {errors: __gc.errors,
+  var out = {errors: __gc.errors, load_ms: performance.now(),
     resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
     counts: {history: q('svg.history'), series: q('svg.history g.series'),
       points: q('svg.history circle.pt'), ab_marks: q('svg.history line.ab-mark'),
