@@ -50,9 +50,12 @@ static int open_page(const char *path)
 	struct error err = ERROR_INIT;
 	int ok;
 
-	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+
+	if ((!x || !*x) && (!w || !*w))
 		return 0;
 	memset(&po, 0, sizeof(po));
+	memset(&r, 0, sizeof(r));
 	po.stdin_null = 1;
 	po.timeout_ms = 10000;
 	ok = proc_run(&r, argv, &po, &err) == 0 && r.status == 0;

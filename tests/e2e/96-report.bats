@@ -70,6 +70,10 @@ print(" ".join(map(str, v)) if isinstance(v, tuple) else v)' "$PAGE" "$WORLD/dat
 	[[ $(pj 'p["text"]') == *'No measurement in this range yet: git campaign measure add METRIC VALUE'* ]]
 	[[ $(pj 'p["text"]') == *'No A/B run yet'* ]]
 	[ "$(pj 'p["screenshot_blank"]')" = False ]
+	# --open without a display prints the path
+	DISPLAY= WAYLAND_DISPLAY= run --separate-stderr git campaign report --open -o open.html
+	assert_clean
+	assert_output open.html
 	# the default place, printed
 	run --separate-stderr git campaign report
 	assert_clean
