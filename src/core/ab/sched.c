@@ -1,6 +1,6 @@
 /* The A/B's schedule: one run of a workload and how its number is read,
  * the arms' builds, the blocked and interleaved orders of the runs, the
- * probe, and the stop that SIGINT and SIGTERM ask for. */
+ * probe, and the stop that SIGINT, SIGTERM, SIGHUP and SIGQUIT ask for. */
 #include "core/ab/sched.h"
 
 #include <math.h>
@@ -28,12 +28,18 @@ void ab_sched_trap(struct ab_trap *old)
 	ab_stop = 0;
 	sigaction(SIGINT, &sa, &old->sigint);
 	sigaction(SIGTERM, &sa, &old->sigterm);
+	/* a closed terminal or a dropped ssh connection: as git's
+	 * sigchain_push_common, the same stop as SIGINT */
+	sigaction(SIGHUP, &sa, &old->sighup);
+	sigaction(SIGQUIT, &sa, &old->sigquit);
 }
 
 void ab_sched_untrap(const struct ab_trap *old)
 {
 	sigaction(SIGINT, &old->sigint, NULL);
 	sigaction(SIGTERM, &old->sigterm, NULL);
+	sigaction(SIGHUP, &old->sighup, NULL);
+	sigaction(SIGQUIT, &old->sigquit, NULL);
 }
 
 /* The command line cmd with {iters} replaced, as an argument vector: run

@@ -25,15 +25,16 @@ struct schedule {
 	void *data;
 };
 
-/* The dispositions of SIGINT and SIGTERM before ab_sched_trap */
+/* The dispositions of the signals ab_sched_trap traps, before it */
 struct ab_trap {
-	struct sigaction sigint, sigterm;
+	struct sigaction sigint, sigterm, sighup, sigquit;
 };
 
-/* From here until ab_sched_untrap(old), SIGINT and SIGTERM stop the
- * schedule after the current command: the runs, builds and probes then
- * return GCAMP_EFATAL "interrupted by signal N". *old gets what was
- * there. */
+/* From here until ab_sched_untrap(old), SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT stop the schedule after the current command: the runs, builds
+ * and probes then return GCAMP_EFATAL "interrupted by signal N" (a
+ * handler, not SIG_IGN: the children get the default dispositions). *old
+ * gets what was there. */
 void ab_sched_trap(struct ab_trap *old);
 /* Puts back the dispositions *old holds. */
 void ab_sched_untrap(const struct ab_trap *old);
