@@ -13,7 +13,7 @@
 #include "core/ab/render.h"
 #include "core/records/ab_run.h"
 #include "core/records/journal.h"
-#include "core/stash/apply.h"
+#include "core/stash/reinstate.h"
 #include "core/stash/stash.h"
 #include "io/repo.h"
 #include "util/clock.h"
@@ -278,7 +278,7 @@ static int begin(long long *op, struct ctx *ctx, struct db *db,
 	return rc;
 }
 
-/* The mode readies and measures the arms, SIGINT and SIGTERM trapped;
+/* The mode readies and measures the arms, the stopping signals trapped;
  * on failure it puts the working tree back and the operation is over */
 static int measure_arms(struct schedule *s, struct db *db, long long op,
 			git_repository *repo, const git_commit *base,
@@ -370,7 +370,7 @@ int ab_abort(long long *out_id, struct ctx *ctx)
 	if (!stash_lookup(&info, ctx, name)) {
 		stash_info_release(&info);
 		/* the change is still in the stash: bring it back */
-		if ((rc = stash_apply(ctx, name, 1, &conflicts)) < 0) {
+		if ((rc = stash_reinstate(ctx, name, 1, &conflicts)) < 0) {
 			error_hint(&ctx->err,
 				   "your change is kept in stash '%s'; "
 				   "'git campaign stash show %s' shows it",

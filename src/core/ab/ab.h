@@ -99,8 +99,9 @@ typedef void (*ab_progress_fn)(void *data, const struct ab_progress *p);
  * working tree, never touched. In stash mode the working tree's changes
  * are saved as stash ab/<op>, A is HEAD built and measured in place, then
  * the stash is applied and dropped, B built and measured (tracked changes
- * only, as `git stash`: new files must be added first). SIGINT and
- * SIGTERM stop after the current command and put the working tree back.
+ * only, as `git stash`: new files must be added first). SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT stop after the current command and put the working
+ * tree and the index back.
  * Returns 0 (the verdicts are in *out, also when a control moved), or a
  * negative code with ctx->err set (a failed build names its arm). */
 int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,

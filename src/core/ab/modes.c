@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/records/journal.h"
-#include "core/stash/apply.h"
+#include "core/stash/reinstate.h"
 #include "core/stash/stash.h"
 #include "io/proc.h"
 #include "io/repo.h"
@@ -132,7 +132,7 @@ static void put_back(struct ctx *ctx, const char *name)
 		return;
 	}
 	stash_info_release(&info);
-	if (stash_apply(ctx, name, 1, NULL) < 0) {
+	if (stash_reinstate(ctx, name, 1, NULL) < 0) {
 		why = ctx->err;
 		ctx->err = keep;
 		error_hint(&ctx->err, "your change is kept in stash '%s': %s",
@@ -173,7 +173,8 @@ static int stash_change(struct ab_arms *m)
 			  "A/B: the change under test", 0);
 }
 
-/* Applies and drops the stash: the working tree holds the change again */
+/* Applies and drops the stash: the working tree and the index hold the
+ * change again, staged as it was */
 static int unstash_change(struct ab_arms *m)
 {
 	int rc;
@@ -181,7 +182,7 @@ static int unstash_change(struct ab_arms *m)
 	if ((rc = ab_step(m->s->ctx, m->db, m->op, "restore")) < 0)
 		return rc;
 	m->in_stash = 0;
-	return stash_apply(m->s->ctx, m->stash, 1, NULL);
+	return stash_reinstate(m->s->ctx, m->stash, 1, NULL);
 }
 
 static void stash_restore(struct ab_arms *m)
