@@ -75,6 +75,43 @@ static void config_diff_keys(struct strvec *out, char *const *cfgs, size_t n)
 	strvec_clear(&keys);
 }
 
+/* The config a record is grouped by, as canonical JSON: its own config
+ * without b_tree (which tree an A/B's B arm measured: where the record
+ * counts, not what it measures) and with its iteration count as the key
+ * "iters", since numbers at different counts are different benchmarks */
+static void group_config(struct buf *out, const struct record *r)
+{
+	struct record g;
+	size_t i;
+
+	record_init(&g);
+	for (i = 0; i < r->config.nr; i++)
+		if (strncmp(r->config.v[i], "b_tree=", 7))
+			strvec_push(&g.config, r->config.v[i]);
+	if (r->iters >= 0) {
+		char n[24];
+
+		snprintf(n, sizeof(n), "%ld", r->iters);
+		record_config_put(&g, "iters", n);
+	}
+	record_config_json(out, &g);
+	record_release(&g);
+}
+
+/* 1 when record r, kept in the note of a commit whose tree is tree,
+ * measures that commit: an A/B's B record measures the tree in its
+ * b_tree, which is the commit's own only once `ab attach` copied it onto
+ * the committed change */
+static int measures_tree(const struct record *r, const git_oid *tree)
+{
+	const char *bt = record_config_get(r, "b_tree");
+	git_oid id;
+
+	if (!bt || !r->arm || strcmp(r->arm, "B"))
+		return 1;
+	return !tree || (!git_oid_fromstr(&id, bt) && git_oid_equal(&id, tree));
+}
+
 /* "'a', 'b'" */
 static void join_keys(struct buf *out, const struct strvec *keys)
 {
@@ -128,6 +165,8 @@ struct row {
 	git_oid commit;
 	size_t group;
 	double value;
+	int has_tree; /* an A/B's B record: it counts where tree is */
+	git_oid tree;
 	size_t next; /* next row of the same commit, or SIZE_MAX */
 };
 
@@ -171,7 +210,7 @@ static void rowmap_rehash(struct rowmap *m, size_t cap)
 }
 
 static void rowmap_add(struct rowmap *m, const git_oid *id, size_t group,
-		       double value)
+		       double value, const git_oid *tree)
 {
 	size_t *s;
 	struct row *r;
@@ -186,6 +225,9 @@ static void rowmap_add(struct rowmap *m, const git_oid *id, size_t group,
 	git_oid_cpy(&r->commit, id);
 	r->group = group;
 	r->value = value;
+	r->has_tree = tree != NULL;
+	if (tree)
+		git_oid_cpy(&r->tree, tree);
 	s = rowmap_slot(m, id);
 	r->next = *s ? *s - 1 : SIZE_MAX;
 	*s = ++m->nr;
@@ -208,49 +250,164 @@ static void rowmap_release(struct rowmap *m)
 	free(m->rows);
 }
 
-/* The groups of metric: every distinct (env, config) of its records. */
-static int load_groups(struct measure_series *s, struct ctx *ctx, struct db *db,
-		       const char *metric, const char *env, int *other_envs,
-		       char **other_env)
+/* One row of the index as measure log reads it, before the groups are
+ * picked: its group, and for an A/B's B record the tree it measured */
+struct raw_row {
+	git_oid commit;
+	size_t group;
+	double value;
+	int has_tree;
+	git_oid tree;
+};
+
+struct raw_rows {
+	struct raw_row *v;
+	size_t nr, alloc;
+	/* distinct (env, config, iters) of the index -> group */
+	struct strvec keys;
+	size_t *key_group;
+	size_t last; /* the key found last */
+};
+
+static void raw_rows_release(struct raw_rows *r)
+{
+	free(r->v);
+	strvec_clear(&r->keys);
+	free(r->key_group);
+}
+
+/* The group of the index's (env, config, iters): found, or appended to
+ * s->groups with its grouping config (group_config) */
+static size_t raw_group(struct measure_series *s, struct raw_rows *r,
+			size_t *alloc, const char *env, const char *config,
+			long iters)
+{
+	struct record rec;
+	struct buf key = BUF_INIT, cfg = BUF_INIT;
+	cJSON *j, *e;
+	size_t i, g;
+
+	buf_addf(&key, "%s %ld %s", env, iters, config);
+	/* rows of one key come together: the last one first */
+	if (r->keys.nr && !strcmp(r->keys.v[r->last], key.ptr)) {
+		buf_release(&key);
+		return r->key_group[r->last];
+	}
+	for (i = r->keys.nr; i-- > 0;)
+		if (!strcmp(r->keys.v[i], key.ptr)) {
+			buf_release(&key);
+			r->last = i;
+			return r->key_group[i];
+		}
+	record_init(&rec);
+	rec.iters = iters;
+	j = cJSON_Parse(config);
+	cJSON_ArrayForEach(e, j) {
+		if (e->string && cJSON_IsString(e))
+			record_config_put(&rec, e->string, e->valuestring);
+	}
+	cJSON_Delete(j);
+	group_config(&cfg, &rec);
+	record_release(&rec);
+	for (g = 0; g < s->ngroups; g++)
+		if (!strcmp(s->groups[g].env, env) &&
+		    !strcmp(s->groups[g].config, cfg.ptr))
+			break;
+	if (g == s->ngroups) {
+		if (s->ngroups == *alloc) {
+			*alloc = *alloc ? 2 * *alloc : 8;
+			s->groups = xrealloc(s->groups,
+					     *alloc * sizeof(*s->groups));
+		}
+		s->groups[g].env = xstrdup(env);
+		s->groups[g].config = buf_detach(&cfg);
+		s->ngroups++;
+	}
+	buf_release(&cfg);
+	r->key_group = xrealloc(r->key_group,
+				(r->keys.nr + 1) * sizeof(*r->key_group));
+	r->key_group[r->keys.nr] = g;
+	r->last = r->keys.nr;
+	strvec_push_owned(&r->keys, buf_detach(&key));
+	return g;
+}
+
+/* Every record of metric in the index, with the groups they fall in: one
+ * per env and grouping config (group_config: the iteration count in,
+ * b_tree out). Records of other envs than env (unless NULL) are only
+ * counted, with the first of those envs. The unit and better of the first
+ * record are kept. */
+static int load_raw(struct measure_series *s, struct raw_rows *r,
+		    struct ctx *ctx, struct db *db, const char *metric,
+		    const char *env, int *other_envs, char **other_env)
 {
 	sqlite3_stmt *st = NULL;
-	size_t alloc = 0;
+	struct strvec others = STRVEC_INIT;
+	size_t alloc = 0, i;
 	int rc;
 
 	*other_envs = 0;
 	if ((rc = db_prepare(&st, db,
-			     "SELECT DISTINCT env, config FROM measurement "
-			     "WHERE metric = ?1",
+			     "SELECT commit_id, value, env, config, "
+			     "coalesce(iters, -1), unit, better, "
+			     "CASE WHEN arm = 'B' THEN "
+			     "json_extract(config, '$.b_tree') END "
+			     "FROM measurement WHERE metric = ?1",
 			     &ctx->err)) < 0)
 		return rc;
 	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *e = (const char *)sqlite3_column_text(st, 0);
-		const char *c = (const char *)sqlite3_column_text(st, 1);
+		const char *hex = (const char *)sqlite3_column_text(st, 0);
+		const char *e = (const char *)sqlite3_column_text(st, 2);
+		const char *c = (const char *)sqlite3_column_text(st, 3);
+		const char *bt = (const char *)sqlite3_column_text(st, 7);
+		struct raw_row *row;
 
 		if (env && strcmp(e, env)) {
-			if (!(*other_envs)++)
-				*other_env = xstrdup(e);
+			for (i = 0; i < others.nr; i++)
+				if (!strcmp(others.v[i], e))
+					break;
+			if (i == others.nr) {
+				if (!others.nr)
+					*other_env = xstrdup(e);
+				strvec_push(&others, e);
+			}
 			continue;
 		}
-		if (s->ngroups == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			s->groups =
-				xrealloc(s->groups, alloc * sizeof(*s->groups));
+		if (r->nr == r->alloc) {
+			r->alloc = r->alloc ? 2 * r->alloc : 1024;
+			r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
 		}
-		s->groups[s->ngroups].env = xstrdup(e);
-		s->groups[s->ngroups].config = xstrdup(c);
-		s->ngroups++;
+		row = &r->v[r->nr];
+		if (!hex || git_oid_fromstr(&row->commit, hex) < 0)
+			continue;
+		if (!s->ngroups) {
+			const char *u =
+				(const char *)sqlite3_column_text(st, 5);
+			const char *b =
+				(const char *)sqlite3_column_text(st, 6);
+
+			s->unit = u ? xstrdup(u) : NULL;
+			s->better = b ? xstrdup(b) : NULL;
+		}
+		row->group = raw_group(s, r, &alloc, e, c,
+				       (long)sqlite3_column_int64(st, 4));
+		row->value = sqlite3_column_double(st, 1);
+		row->has_tree = bt && !git_oid_fromstr(&row->tree, bt);
+		r->nr++;
 	}
 	sqlite3_finalize(st);
+	*other_envs = (int)others.nr;
+	strvec_clear(&others);
 	if (rc != SQLITE_DONE)
 		return error_sqlite(&ctx->err, db, rc,
 				    "cannot read the measurement index");
 	return 0;
 }
 
-/* Keeps the groups whose config matches; refuses several configs. */
-static int pick_groups(struct measure_series *s, struct ctx *ctx,
+/* Keeps the groups whose config matches (map[old] = new index, or
+ * SIZE_MAX); refuses several configs. */
+static int pick_groups(struct measure_series *s, size_t *map, struct ctx *ctx,
 		       const struct measure_log_opts *o)
 {
 	struct strvec cfgs = STRVEC_INIT, keys = STRVEC_INIT;
@@ -262,8 +419,10 @@ static int pick_groups(struct measure_series *s, struct ctx *ctx,
 		if (!config_matches(s->groups[i].config, o->config)) {
 			free(s->groups[i].env);
 			free(s->groups[i].config);
+			map[i] = SIZE_MAX;
 			continue;
 		}
+		map[i] = n;
 		s->groups[n++] = s->groups[i];
 	}
 	s->ngroups = n;
@@ -289,43 +448,6 @@ out:
 	strvec_clear(&cfgs);
 	strvec_clear(&keys);
 	return rc;
-}
-
-static int load_rows(struct rowmap *m, struct ctx *ctx, struct db *db,
-		     const struct measure_series *s, const char *metric)
-{
-	sqlite3_stmt *st = NULL;
-	git_oid id;
-	size_t g;
-	int rc = SQLITE_DONE;
-
-	if ((rc = db_prepare(&st, db,
-			     "SELECT commit_id, value FROM measurement "
-			     "WHERE metric = ?1 AND env = ?2 AND config = ?3",
-			     &ctx->err)) < 0)
-		return rc;
-	for (g = 0; g < s->ngroups; g++) {
-		sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, s->groups[g].env, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, s->groups[g].config, -1,
-				  SQLITE_STATIC);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *hex =
-				(const char *)sqlite3_column_text(st, 0);
-
-			if (!hex || git_oid_fromstr(&id, hex) < 0)
-				continue;
-			rowmap_add(m, &id, g, sqlite3_column_double(st, 1));
-		}
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the measurement index");
-	return 0;
 }
 
 int measure_walk_range(git_revwalk **out, git_repository *repo,
@@ -364,21 +486,28 @@ static int cmp_group_value(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-/* Appends the points of one commit: one per group, the median value. */
+/* Appends the points of one commit, whose tree is tree: one per group,
+ * the median value. A B record of an A/B counts only at the commit of the
+ * tree it measured. */
 static void add_points(struct measure_series *s, size_t *alloc,
-		       struct rowmap *m, size_t first, struct row **tmp,
-		       size_t *tmpalloc)
+		       struct rowmap *m, size_t first, const git_oid *tree,
+		       struct row **tmp, size_t *tmpalloc)
 {
 	size_t n = 0, i, j, k;
 	double *v;
 
 	for (i = first; i != SIZE_MAX; i = m->rows[i].next) {
+		if (m->rows[i].has_tree &&
+		    (!tree || !git_oid_equal(&m->rows[i].tree, tree)))
+			continue;
 		if (n == *tmpalloc) {
 			*tmpalloc = *tmpalloc ? 2 * *tmpalloc : 16;
 			*tmp = xrealloc(*tmp, *tmpalloc * sizeof(**tmp));
 		}
 		(*tmp)[n++] = m->rows[i];
 	}
+	if (!n)
+		return;
 	qsort(*tmp, n, sizeof(**tmp), cmp_group_value);
 	v = xmalloc(n * sizeof(*v));
 	for (i = 0; i < n; i = j) {
@@ -401,32 +530,6 @@ static void add_points(struct measure_series *s, size_t *alloc,
 	free(v);
 }
 
-static int load_unit(struct measure_series *s, struct ctx *ctx, struct db *db,
-		     const char *metric)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if ((rc = db_prepare(&st, db,
-			     "SELECT unit, better FROM measurement "
-			     "WHERE metric = ?1 AND env = ?2 AND config = ?3 "
-			     "LIMIT 1",
-			     &ctx->err)) < 0)
-		return rc;
-	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, s->groups[0].env, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, s->groups[0].config, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *u = (const char *)sqlite3_column_text(st, 0);
-		const char *b = (const char *)sqlite3_column_text(st, 1);
-
-		s->unit = u ? xstrdup(u) : NULL;
-		s->better = b ? xstrdup(b) : NULL;
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
 static int refuse_other_env(struct ctx *ctx, const char *metric,
 			    const char *env, const char *other, int nother,
 			    const cJSON *known)
@@ -443,27 +546,41 @@ static int refuse_other_env(struct ctx *ctx, const char *metric,
 	return GCAMP_EREFUSED;
 }
 
+/* The tree of commit id into *out; 0 when it cannot be read */
+static int commit_tree(git_oid *out, git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return 0;
+	git_oid_cpy(out, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 1;
+}
+
 int measure_log(struct measure_series *out, struct ctx *ctx,
 		const struct measure_log_opts *o)
 {
 	struct rowmap m;
+	struct raw_rows raw;
 	struct row *tmp = NULL;
 	git_repository *repo;
 	git_revwalk *walk = NULL;
 	struct db *db;
 	char *other = NULL;
-	size_t alloc = 0, tmpalloc = 0, first;
-	git_oid id;
+	size_t alloc = 0, tmpalloc = 0, first, i, *map = NULL;
+	git_oid id, tree;
 	int rc, nother;
 
 	memset(out, 0, sizeof(*out));
 	memset(&m, 0, sizeof(m));
+	memset(&raw, 0, sizeof(raw));
 	if ((rc = measure_index_update(ctx)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0 ||
 	    (rc = ctx_db(&db, ctx, 0)) < 0 ||
 	    (rc = measure_walk_range(&walk, repo, o->range, &ctx->err)) < 0 ||
-	    (rc = load_groups(out, ctx, db, o->metric, o->env, &nother,
-			      &other)) < 0)
+	    (rc = load_raw(out, &raw, ctx, db, o->metric, o->env, &nother,
+			   &other)) < 0)
 		goto out;
 	if (!out->ngroups && nother) {
 		rc = refuse_other_env(ctx, o->metric, o->env, other, nother,
@@ -475,7 +592,8 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 			       "no measurements of '%s'", o->metric);
 		goto out;
 	}
-	if ((rc = pick_groups(out, ctx, o)) < 0)
+	map = xcalloc(out->ngroups, sizeof(*map));
+	if ((rc = pick_groups(out, map, ctx, o)) < 0)
 		goto out;
 	if (!out->ngroups) {
 		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
@@ -483,12 +601,16 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 			       o->metric);
 		goto out;
 	}
-	if ((rc = load_unit(out, ctx, db, o->metric)) < 0 ||
-	    (rc = load_rows(&m, ctx, db, out, o->metric)) < 0)
-		goto out;
+	for (i = 0; i < raw.nr; i++)
+		if (map[raw.v[i].group] != SIZE_MAX)
+			rowmap_add(&m, &raw.v[i].commit, map[raw.v[i].group],
+				   raw.v[i].value,
+				   raw.v[i].has_tree ? &raw.v[i].tree : NULL);
 	while (!(rc = git_revwalk_next(&id, walk)))
 		if ((first = rowmap_first(&m, &id)) != SIZE_MAX)
-			add_points(out, &alloc, &m, first, &tmp, &tmpalloc);
+			add_points(out, &alloc, &m, first,
+				   commit_tree(&tree, repo, &id) ? &tree : NULL,
+				   &tmp, &tmpalloc);
 	if (rc == GIT_ITEROVER)
 		rc = 0;
 	else
@@ -498,6 +620,8 @@ out:
 		measure_series_release(out);
 	git_revwalk_free(walk);
 	rowmap_release(&m);
+	raw_rows_release(&raw);
+	free(map);
 	free(tmp);
 	free(other);
 	return rc;
@@ -519,6 +643,8 @@ void measure_series_release(struct measure_series *s)
 	free(s->better);
 	memset(s, 0, sizeof(*s));
 }
+
+static void measure_cmp_free_one(struct measure_cmp *c);
 
 /* A record of one side of a comparison, with its grouping keys. */
 struct keyed {
@@ -547,10 +673,19 @@ static int in_list(const struct strvec *l, const char *s)
 static int side_load(struct side *s, struct ctx *ctx, const git_oid *id,
 		     const struct measure_compare_opts *o)
 {
+	git_repository *repo;
+	git_commit *c = NULL;
+	git_oid tree;
 	size_t i;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	memset(&tree, 0, sizeof(tree));
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (!git_commit_lookup(&c, repo, id))
+		git_oid_cpy(&tree, git_commit_tree_id(c));
+	git_commit_free(c);
 	if ((rc = measure_read_note(&s->recs, &s->nrecs, &s->nbad, ctx, id)) <
 	    0)
 		return rc;
@@ -563,7 +698,10 @@ static int side_load(struct side *s, struct ctx *ctx, const git_oid *id,
 		if (o->metrics && o->metrics->nr &&
 		    !in_list(o->metrics, r->metric))
 			continue;
-		record_config_json(&cfg, r);
+		/* B's records on A's commit measure another tree */
+		if (!measures_tree(r, &tree))
+			continue;
+		group_config(&cfg, r);
 		if (!config_matches(cfg.ptr, o->config)) {
 			buf_release(&cfg);
 			continue;
@@ -604,8 +742,28 @@ static int same_group(const struct keyed *a, const struct keyed *b)
 	       !strcmp(a->envk, b->envk) && !strcmp(a->cfgk, b->cfgk);
 }
 
+/* 1 when other holds a record of group g from the same run and arm as r:
+ * a copy of it (as `ab attach` makes), not another measurement */
+static int copied_in(const struct side *other, const struct keyed *g,
+		     const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; other && i < other->nk; i++) {
+		const struct record *o = other->k[i].r;
+
+		if (same_group(&other->k[i], g) && !strcmp(o->run, r->run) &&
+		    !!o->arm == !!r->arm &&
+		    (!o->arm || !strcmp(o->arm, r->arm)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The samples of group g in s; records copied from other (may be NULL)
+ * are left out, so that no run is compared with itself */
 static void pool(double **v, size_t *n, const struct side *s,
-		 const struct keyed *g)
+		 const struct keyed *g, const struct side *other)
 {
 	size_t i, j, alloc = 0;
 
@@ -615,7 +773,7 @@ static void pool(double **v, size_t *n, const struct side *s,
 		const struct record *r = s->k[i].r;
 		size_t add = r->samples ? r->nsamples : 1;
 
-		if (!same_group(&s->k[i], g))
+		if (!same_group(&s->k[i], g) || copied_in(other, g, r))
 			continue;
 		if (*n + add > alloc) {
 			alloc = 2 * (*n + add);
@@ -666,9 +824,11 @@ static int refuse_groups(struct ctx *ctx, const struct measure_compare_opts *o,
 	return GCAMP_EREFUSED;
 }
 
-static void add_row(struct measure_cmp **out, size_t *n, size_t *alloc,
-		    const struct side *a, const struct side *b,
-		    const struct keyed *ga, const struct keyed *gb)
+/* Adds the row of groups ga and gb; 0 (nothing added) when every record
+ * of gb is a copy of one of ga */
+static int add_row(struct measure_cmp **out, size_t *n, size_t *alloc,
+		   const struct side *a, const struct side *b,
+		   const struct keyed *ga, const struct keyed *gb)
 {
 	struct measure_cmp *c;
 
@@ -683,9 +843,15 @@ static void add_row(struct measure_cmp **out, size_t *n, size_t *alloc,
 	c->better = ga->r->better ? xstrdup(ga->r->better) : NULL;
 	c->env = xstrdup(ga->envk);
 	c->config = xstrdup(ga->cfgk);
-	pool(&c->a, &c->na, a, ga);
-	pool(&c->b, &c->nb, b, gb);
+	pool(&c->a, &c->na, a, ga, NULL);
+	pool(&c->b, &c->nb, b, gb, a);
+	if (!c->nb) {
+		measure_cmp_free_one(c);
+		(*n)--;
+		return 0;
+	}
 	stats_compare(&c->st, c->a, c->na, c->b, c->nb);
+	return 1;
 }
 
 /* Rows for metric: one per group of a also found in b. */
@@ -697,6 +863,7 @@ static int compare_metric(struct measure_cmp **out, size_t *n, size_t *alloc,
 	const struct keyed *fa = side_first(a, metric);
 	const struct keyed *fb = side_first(b, metric);
 	size_t i, j, before = *n;
+	int copies = 0;
 
 	if (!fa || !fb) {
 		if (!named)
@@ -719,9 +886,14 @@ static int compare_metric(struct measure_cmp **out, size_t *n, size_t *alloc,
 		for (j = 0; j < b->nk; j++)
 			if (same_group(&b->k[j], g))
 				break;
-		if (j < b->nk)
-			add_row(out, n, alloc, a, b, g, &b->k[j]);
+		if (j < b->nk && !add_row(out, n, alloc, a, b, g, &b->k[j]))
+			copies++;
 	}
+	if (*n == before && copies)
+		return error_set(&ctx->err, GCAMP_EREFUSED,
+				 "refusing to compare '%s' of '%s' with "
+				 "copies of its own records at '%s'",
+				 metric, o->name_b, o->name_a);
 	if (*n == before)
 		return refuse_groups(ctx, o, fa, fb);
 	return 0;
@@ -770,18 +942,22 @@ out:
 	return rc;
 }
 
+static void measure_cmp_free_one(struct measure_cmp *c)
+{
+	free(c->metric);
+	free(c->unit);
+	free(c->better);
+	free(c->env);
+	free(c->config);
+	free(c->a);
+	free(c->b);
+}
+
 void measure_cmp_free(struct measure_cmp *c, size_t n)
 {
 	size_t i;
 
-	for (i = 0; c && i < n; i++) {
-		free(c[i].metric);
-		free(c[i].unit);
-		free(c[i].better);
-		free(c[i].env);
-		free(c[i].config);
-		free(c[i].a);
-		free(c[i].b);
-	}
+	for (i = 0; c && i < n; i++)
+		measure_cmp_free_one(&c[i]);
 	free(c);
 }

@@ -20,7 +20,9 @@ struct measure_point {
 	size_t nrec;  /* how many records */
 };
 
-/* An (env, config) pair; "*" stands for any when crossing. */
+/* An (env, config) pair; "*" stands for any when crossing. The config is
+ * the grouping one: the record's config without b_tree, with its
+ * iteration count as the key "iters". */
 struct measure_group {
 	char *env;
 	char *config; /* canonical config JSON */
@@ -46,7 +48,8 @@ struct measure_log_opts {
 
 /*
  * The series of metric along the first-parent history of o->range: one
- * point per commit and group that has records. Only records of o->env
+ * point per commit and group that has records. An A/B's B record counts
+ * only at a commit whose tree is its b_tree. Only records of o->env
  * (unless NULL) and of configs holding every o->config pair count. Refused
  * with GCAMP_EREFUSED, naming the differing keys: records of several
  * configs without o->cross_config; records of metric only on other
@@ -84,11 +87,14 @@ struct measure_compare_opts {
 
 /*
  * Compares the records of each metric at o->a and o->b, read from the
- * notes, grouped by env and config (unless crossed): one row per metric
- * and group present at both. A metric present at both only in different
- * groups is refused (GCAMP_EREFUSED) naming the env keys
- * (fingerprint_diff_keys) and config keys that differ; a metric named in
- * o->metrics and absent on one side is GCAMP_ENOTFOUND. Free *out with
+ * notes, grouped by env and config (unless crossed; the config as
+ * measure_group says): one row per metric and group present at both. An
+ * A/B's B record counts only at a commit whose tree is its b_tree; a
+ * record at o->b with the run and arm of one at o->a in its group is a
+ * copy and left out (GCAMP_EREFUSED when only copies are left). A metric
+ * present at both only in different groups is refused (GCAMP_EREFUSED) naming
+ * the env keys (fingerprint_diff_keys) and config keys that differ; a metric
+ * named in o->metrics and absent on one side is GCAMP_ENOTFOUND. Free *out with
  * measure_cmp_free.
  */
 int measure_compare(struct measure_cmp **out, size_t *nout, struct ctx *ctx,
