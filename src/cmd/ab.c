@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
+#include "core/ab/flags.h"
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/records/journal.h"
@@ -129,14 +130,15 @@ static int parse_iters(long **out, size_t *n, const char *s)
 
 /* The honest-number rules: every --require-flag (and campaign.requireFlag)
  * in every command that is measured; no campaign.forbidFlag unless the run
- * is labelled with the profiler on */
+ * is labelled with the profiler on (ab_flags_check reads them as the JVM
+ * reads -D properties) */
 static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 		       const struct strvec *required,
 		       const struct strvec *config)
 {
 	struct strvec req = STRVEC_INIT, forbid = STRVEC_INIT;
 	struct gitcfg *cfg;
-	size_t i, k, w;
+	size_t i, w;
 	int profiler_on = 0, rc = 0;
 
 	for (i = 0; i < config->nr; i++)
@@ -148,30 +150,9 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 		gitcfg_get_all(&forbid, cfg, "campaign.forbidFlag", &ctx->err);
 	}
 	error_clear(&ctx->err);
-	for (w = 0; w <= o->ncontrols && !rc; w++) {
-		const char *cmd = w ? o->controls[w - 1] : o->run;
-
-		for (k = 0; k < req.nr && !rc; k++)
-			if (!strstr(cmd, req.v[k])) {
-				rc = error_set(&ctx->err, GCAMP_EREFUSED,
-					       "'%s' lacks the required flag "
-					       "'%s'",
-					       cmd, req.v[k]);
-				error_hint(&ctx->err,
-					   "numbers without it are not the "
-					   "numbers this campaign compares");
-			}
-		for (k = 0; k < forbid.nr && !rc && !profiler_on; k++)
-			if (strstr(cmd, forbid.v[k])) {
-				rc = error_set(&ctx->err, GCAMP_EREFUSED,
-					       "'%s' holds the forbidden flag "
-					       "'%s'",
-					       cmd, forbid.v[k]);
-				error_hint(&ctx->err,
-					   "it perturbs the workload; label "
-					   "such a run --config profiler=on");
-			}
-	}
+	for (w = 0; w <= o->ncontrols && !rc; w++)
+		rc = ab_flags_check(&ctx->err, w ? o->controls[w - 1] : o->run,
+				    &req, &forbid, profiler_on);
 	strvec_clear(&req);
 	strvec_clear(&forbid);
 	return rc;
