@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/abprogress.h"
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
 #include "core/ab/flags.h"
@@ -156,28 +157,6 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 	strvec_clear(&req);
 	strvec_clear(&forbid);
 	return rc;
-}
-
-static void progress(void *data, const struct ab_progress *p)
-{
-	(void)data;
-	if (p->what == AB_PROGRESS_BUILD) {
-		fprintf(stderr, "building %c (%s)...\n", p->arm, p->workload);
-		return;
-	}
-	if (p->what == AB_PROGRESS_BUILT) {
-		fprintf(stderr, "%c is built already (tree %.12s)\n", p->arm,
-			p->workload);
-		return;
-	}
-	if (isnan(p->median))
-		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s", p->arm, p->i, p->n,
-			p->workload);
-	else
-		fprintf(stderr, "\r\033[K%c %ld/%ld %.40s  median %.4g", p->arm,
-			p->i, p->n, p->workload, p->median);
-	if (p->i == p->n)
-		fputs("\r\033[K", stderr);
 }
 
 static char *argv_json(int argc, const char **argv)
@@ -340,6 +319,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 	struct ab_metric gpu_metric;
 	const struct ab_metric **cmetrics = NULL;
 	struct ab_result res;
+	struct ab_progress_line line;
 	struct buf table = BUF_INIT;
 	long *iter_list = NULL;
 	const struct option opts[] = {
@@ -390,6 +370,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 	memset(&o, 0, sizeof(o));
 	memset(&gpu_metric, 0, sizeof(gpu_metric));
 	memset(&res, 0, sizeof(res));
+	memset(&line, 0, sizeof(line));
 	if (k < 0) {
 		rc = parse_options_status(k);
 		goto out;
@@ -417,7 +398,10 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	o.argv_json = args_json;
-	if (ab_run(&res, ctx, &o, isatty(2) ? progress : NULL, NULL) < 0) {
+	rc = ab_run(&res, ctx, &o, isatty(2) ? ab_progress_show : NULL, &line);
+	/* the table, or the message after Ctrl-C, on a line of its own */
+	ab_progress_end(&line);
+	if (rc < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cmd/abprogress.h"
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
 #include "core/ab/sched.h"
@@ -303,7 +305,8 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 	long long id;
 	char *dir = NULL, *scratch = NULL;
 	const char *env[] = {NULL, NULL}; /* the probe's GIT_CAMPAIGN_SCRATCH */
-	int rc = 0, ok;
+	struct ab_progress_line line;
+	int rc = 0, ok, probed;
 	const struct option opts[] = {
 		OPT_STRING(0, "probe", &probe, "CMD", "the standalone probe"),
 		OPT_INT('n', NULL, &runs, "N",
@@ -317,6 +320,7 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 	int n = parse_options(argc, argv, opts, test_usage);
 
 	memset(&h, 0, sizeof(h));
+	memset(&line, 0, sizeof(line));
 	if (n < 0)
 		return parse_options_status(n);
 	if (n != 1)
@@ -354,7 +358,11 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 		goto fail;
 	scratch = xasprintf("GIT_CAMPAIGN_SCRATCH=%s", dir);
 	env[0] = scratch;
-	if (ab_probe(&v, ctx, probe, runs, &m, env) < 0)
+	probed = ab_probe(&v, ctx, probe, runs, &m, env,
+			  isatty(2) ? ab_progress_show : NULL, &line);
+	/* the verdict, or the message after Ctrl-C, on a line of its own */
+	ab_progress_end(&line);
+	if (probed < 0)
 		goto fail;
 	med = stats_median(v, (size_t)runs);
 	ok = hypo_within(h.predicted, h.tolerance, med);

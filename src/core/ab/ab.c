@@ -312,7 +312,7 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	   ab_progress_fn progress, void *data)
 {
 	const struct ab_mode_ops *ops = ab_mode_ops(o->mode);
-	struct schedule s = {ctx, o, out, progress, data};
+	struct schedule s = {ctx, o, out, progress, data, 0, 0};
 	git_repository *repo;
 	git_object *base = NULL;
 	struct db *db;
@@ -328,6 +328,7 @@ int ab_run(struct ab_result *out, struct ctx *ctx, const struct ab_opts *o,
 	    0)
 		goto out;
 	make_points(out, o);
+	s.total = 2 * (long)out->npoints * (o->warmup + o->n);
 	if ((rc = begin(&op, ctx, db, repo, o)) < 0)
 		goto out;
 	out->op_id = op;

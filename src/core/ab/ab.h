@@ -79,13 +79,21 @@ struct ab_progress {
 		AB_PROGRESS_BUILD, /* an arm's build starts */
 		AB_PROGRESS_BUILT, /* A's worktree holds its build already */
 	} what;
-	char arm;	      /* 'A' or 'B' */
+	char arm;	      /* 'A' or 'B'; 0 for a probe's run */
 	long i, n;	      /* RUN: the run's number and count */
 	const char *workload; /* RUN: the workload; BUILD: what is built
 			       * ("HEAD", "base worktree", "working tree");
 			       * BUILT: the id of the tree built */
 	double median;	      /* RUN: the arm's running median, NaN before
 			       * its first run */
+	/* RUN: the point's iteration count (0: none; {iters} in workload
+	 * stands for it), whether the run is a warm-up, the run's number
+	 * among all the A/B's runs (warm-ups included, both arms, every
+	 * point) and their count, and the unit of median ("" when none) */
+	long iters;
+	int warmup;
+	long k, total;
+	const char *unit;
 };
 
 /* Called with each step of struct ab_progress: before each measured run,

@@ -307,3 +307,8 @@ cJSON *ab_result_json(const struct ab_result *r)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
 	return j;
 }
+
+void ab_render_value(struct buf *out, double v, const char *unit)
+{
+	fmt_value(out, v, unit);
+}

@@ -21,4 +21,8 @@ void ab_render_table(struct buf *out, const struct ab_result *r);
  * caller owns it. */
 cJSON *ab_result_json(const struct ab_result *r);
 
+/* Appends v in unit as the tables print it: plain digits, seconds below
+ * 1 as ms or us, "-" for NaN. */
+void ab_render_value(struct buf *out, double v, const char *unit);
+
 #endif

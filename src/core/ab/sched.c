@@ -244,16 +244,23 @@ static int run_once(struct schedule *s, struct ab_point *p,
 	command_argv(&argv, p->workload, p->iters, arm->artifact);
 	child_env(&env, arm, 1);
 	po.env = (const char *const *)env.v;
-	if (s->progress && measure) {
+	s->done++;
+	if (s->progress) {
 		struct ab_progress ev = {.what = AB_PROGRESS_RUN,
 					 .arm = arm->name,
 					 .workload = p->workload};
+		const char *unit = p->spec ? p->unit : s->res->unit;
 
 		ev.i = (long)(arm->name == 'A' ? p->na : p->nb) + 1;
 		ev.n = s->o->n;
 		ev.median = arm->name == 'A'
 				    ? (p->na ? stats_median(p->a, p->na) : NAN)
 				    : (p->nb ? stats_median(p->b, p->nb) : NAN);
+		ev.iters = p->iters;
+		ev.warmup = !measure;
+		ev.k = s->done;
+		ev.total = s->total;
+		ev.unit = unit ? unit : "";
 		s->progress(s->data, &ev);
 	}
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &s->ctx->err);
@@ -284,7 +291,8 @@ out:
 }
 
 int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m, const char *const *env)
+	     const struct ab_metric *m, const char *const *env,
+	     ab_progress_fn progress, void *data)
 {
 	struct proc_result r = PROC_RESULT_INIT;
 	struct strvec argv = STRVEC_INIT;
@@ -304,6 +312,15 @@ int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
 	command_argv(&argv, cmd, 0, NULL);
 	v = xcalloc((size_t)n, sizeof(*v));
 	for (i = 0; i < n && !rc; i++) {
+		struct ab_progress ev = {
+			.what = AB_PROGRESS_RUN, .arm = 0, .workload = cmd};
+
+		ev.i = ev.k = i + 1;
+		ev.n = ev.total = n;
+		ev.median = i ? stats_median(v, (size_t)i) : NAN;
+		ev.unit = m->unit ? m->unit : "";
+		if (progress)
+			progress(data, &ev);
 		proc_result_release(&r);
 		if ((rc = proc_run(&r, (const char *const *)argv.v, &po,
 				   &ctx->err)) < 0 ||

@@ -23,6 +23,7 @@ struct schedule {
 	struct ab_result *res;
 	ab_progress_fn progress;
 	void *data;
+	long done, total; /* runs started and to run, warm-ups included */
 };
 
 /* The dispositions of the signals ab_sched_trap traps, before it */
@@ -60,8 +61,11 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc);
  * NULL: none), and reads each run's number as an A/B does with metric m.
  * *out gets the n samples (caller frees). A run that exits non-zero, or
  * whose output lacks the number, is GCAMP_EFATAL naming it; n < 1 is
- * GCAMP_EUSAGE. */
+ * GCAMP_EUSAGE. progress (may be NULL) is called before each run, as for
+ * an A/B's run but with arm 0: i and k of n, the running median, m's
+ * unit. */
 int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
-	     const struct ab_metric *m, const char *const *env);
+	     const struct ab_metric *m, const char *const *env,
+	     ab_progress_fn progress, void *data);
 
 #endif
