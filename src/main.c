@@ -33,7 +33,9 @@ static const struct command commands[] = {
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"finding", cmd_finding, CMD_UMBRELLA_AUTO,
 	 "findings ranked: wrong answer, then crash, then slow"},
-	{"gc", cmd_gc, 0, "prune old stack backups and finished operations"},
+	{"gc", cmd_gc, 0,
+	 "prune old stack backups, finished operations and unused A/B "
+	 "checkouts"},
 	{"hook", cmd_hook, 0, "run one git hook's checks"},
 	{"hooks", cmd_hooks, 0, "install, remove or show the git hooks"},
 	{"hypo", cmd_hypo, CMD_UMBRELLA_AUTO,

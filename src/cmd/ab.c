@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "core/ab/ab.h"
 #include "core/ab/flags.h"
+#include "core/ab/gc.h"
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/records/journal.h"
@@ -157,6 +158,26 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 	strvec_clear(&req);
 	strvec_clear(&forbid);
 	return rc;
+}
+
+/* How much the kept A/B worktrees and builds hold, and when gc takes
+ * them: on a terminal only, after the run */
+static void say_kept_space(struct ctx *ctx)
+{
+	uint64_t bytes;
+	long days;
+	char size[32];
+
+	if (ab_kept_size(&bytes, ctx) < 0 || !bytes ||
+	    ab_gc_days(&days, ctx, 30) < 0) {
+		error_clear(&ctx->err);
+		return;
+	}
+	ab_size_text(size, sizeof(size), bytes);
+	fprintf(stderr,
+		"A/B worktrees and builds hold %s; 'git campaign gc' prunes "
+		"those unused for %ld days\n",
+		size, days);
 }
 
 static char *argv_json(int argc, const char **argv)
@@ -405,6 +426,8 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		rc = cmd_fail(ctx);
 		goto out;
 	}
+	if (isatty(2))
+		say_kept_space(ctx);
 	if (a.json) {
 		cmd_print_json(ab_result_json(&res));
 	} else {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/ab/gc.h"
 #include "core/forge/stack_sync.h"
 #include "core/forge/submit.h"
 #include "core/stack/graph.h"
@@ -494,7 +495,8 @@ int cmd_undo(int argc, const char **argv, struct ctx *ctx)
 int cmd_gc(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
-	long days = 30;
+	struct strvec ab_lines = STRVEC_INIT;
+	long days = 30, ab_days;
 	int dry_run = 0, n, rc;
 	const struct option opts[] = {
 		OPT_INT(0, "days", &days, "N",
@@ -510,14 +512,22 @@ int cmd_gc(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(gc_usage, opts, "gc takes no arguments");
 	if (days < 0)
 		return usage_error(gc_usage, opts, "--days must be 0 or more");
-	rc = stack_gc(&r, ctx, days, dry_run);
+	memset(&r, 0, sizeof(r));
+	/* A/B worktrees and builds: unused for campaign.gc.abDays days (read
+	 * first: a bad value prunes nothing) */
+	if ((rc = ab_gc_days(&ab_days, ctx, days)) >= 0 &&
+	    (rc = stack_gc(&r, ctx, days, dry_run)) >= 0)
+		rc = ab_gc(&ab_lines, ctx, ab_days, dry_run);
 	if (rc < 0) {
 		restack_result_release(&r);
+		strvec_clear(&ab_lines);
 		return cmd_fail(ctx);
 	}
-	if (r.nothing)
+	if (r.nothing && !ab_lines.nr)
 		printf("nothing to prune\n");
 	print_lines(&r.done, "");
+	print_lines(&ab_lines, "");
 	restack_result_release(&r);
+	strvec_clear(&ab_lines);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/ab/gc.h"
 #include "core/records/journal.h"
 #include "core/stash/reinstate.h"
 #include "core/stash/stash.h"
@@ -346,6 +347,11 @@ static int artifact_prepare(struct ab_arms *m)
 	}
 	if (!rc && !cached(s->o, m->dir_b))
 		rc = build_artifact(s, m->db, m->op, &m->b);
+	if (!rc) {
+		/* used now: gc keeps them */
+		ab_kept_touch(m->dir_a);
+		ab_kept_touch(m->dir_b);
+	}
 	return rc;
 }
 
@@ -373,6 +379,8 @@ static int worktree_prepare(struct ab_arms *m)
 				   &m->dir_a)) < 0 ||
 	    (rc = ab_step(s->ctx, m->db, m->op, "build-B")) < 0)
 		goto out;
+	/* used now: gc keeps it */
+	ab_kept_touch(m->dir_a);
 	rc = ab_build(s, &m->b, "working tree");
 out:
 	free(branch);

@@ -34,6 +34,19 @@ static int check_forge(const char *value, struct error *err)
 	return 0;
 }
 
+static int check_days(const char *value, struct error *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(value, &end, 10);
+	if (!isdigit((unsigned char)*value) || *end || errno || n < 0)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not a number of days", value);
+	return 0;
+}
+
 static int check_issue(const char *value, struct error *err)
 {
 	char *end;
@@ -127,6 +140,10 @@ const struct setting campaign_settings[] = {
 	 "a flag no measured A/B command may hold unless labelled "
 	 "profiler=on (repeatable)",
 	 check_text},
+	{"campaign.gc.abDays", "integer", NULL,
+	 "gc prunes A/B worktrees and builds unused this many days "
+	 "(default: gc's --days)",
+	 check_days},
 	{"campaign.hooks.enabled", "boolean", "true",
 	 "false turns every check of the git hooks off", check_bool},
 	{"campaign.hooks.base", "boolean", "true",
