@@ -105,3 +105,14 @@ twice_as_fast() {
 	assert_line --regexp 'iters=100,.* 1000 us  base$'
 	refute_output --partial '5500 us'
 }
+
+@test "ab attach run twice copies each record once and says it copied none the second time" {
+	twice_as_fast
+	before=$(git notes --ref campaign show feat | wc -l)
+	run --separate-stderr git campaign ab attach
+	assert_success
+	assert_output 'attached 0 B records to HEAD'
+	[ "$(git notes --ref campaign show feat | wc -l)" -eq "$before" ]
+	run --separate-stderr git campaign measure compare main feat
+	assert_line --regexp '^loop_us .* n=10\+10 '
+}

@@ -144,6 +144,52 @@ out:
 	return rc;
 }
 
+/* Drops from recs[0..*n) every record whose line is in the note on
+ * commit already, or repeats an earlier one of recs: what is left is what
+ * an append adds */
+static int drop_present(struct record *recs, size_t *n, struct ctx *ctx,
+			const git_oid *commit)
+{
+	struct record *have = NULL;
+	struct strvec lines = STRVEC_INIT;
+	struct buf b = BUF_INIT;
+	size_t nhave = 0, nbad, i, j, kept = 0;
+	int rc;
+
+	if ((rc = measure_read_note(&have, &nhave, &nbad, ctx, commit)) < 0)
+		return rc;
+	for (i = 0; i < nhave && rc >= 0; i++) {
+		buf_reset(&b);
+		if ((rc = record_encode(&b, &have[i], &ctx->err)) >= 0)
+			strvec_push(&lines, b.ptr);
+	}
+	for (i = 0; i < *n && rc >= 0; i++) {
+		buf_reset(&b);
+		if ((rc = record_encode(&b, &recs[i], &ctx->err)) < 0)
+			break;
+		for (j = 0; j < lines.nr; j++)
+			if (!strcmp(lines.v[j], b.ptr))
+				break;
+		if (j < lines.nr) {
+			record_release(&recs[i]);
+			continue;
+		}
+		strvec_push(&lines, b.ptr);
+		recs[kept++] = recs[i];
+	}
+	/* after an error, the ones not looked at stay too */
+	for (j = i; j < *n; j++)
+		recs[kept++] = recs[j];
+	/* the dropped ones are released, the moved ones live on */
+	for (j = kept; j < *n; j++)
+		record_init(&recs[j]);
+	*n = kept;
+	buf_release(&b);
+	strvec_clear(&lines);
+	measure_records_free(have, nhave);
+	return rc < 0 ? rc : 0;
+}
+
 int ab_attach(size_t *out_n, struct ctx *ctx, const char *rev)
 {
 	git_repository *repo;
@@ -191,6 +237,10 @@ int ab_attach(size_t *out_n, struct ctx *ctx, const char *rev)
 		measure_records_free(recs, nrecs);
 		recs = NULL;
 	}
+	/* a record already on rev (an earlier attach) is not copied again:
+	 * it would count twice */
+	if ((rc = drop_present(found, &nfound, ctx, git_commit_id(c))) < 0)
+		goto out;
 	if (nfound && (rc = measure_append(ctx, git_commit_id(c), found, nfound,
 					   "ab attach")) < 0)
 		goto out;

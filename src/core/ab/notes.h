@@ -38,8 +38,9 @@ int ab_record(struct ctx *ctx, const struct ab_result *r,
 
 /* Copies the B records whose b_tree is rev's tree, from the notes of up to
  * 50 first-parent ancestors of rev, to rev: the numbers of a change follow
- * it into the commit that holds it. *out_n gets how many were copied;
- * none is not an error. */
+ * it into the commit that holds it; a record already on rev is not copied
+ * again. *out_n gets how many were copied (written); none is not an
+ * error. */
 int ab_attach(size_t *out_n, struct ctx *ctx, const char *rev);
 
 #endif

@@ -264,7 +264,8 @@ struct raw_rows {
 	struct raw_row *v;
 	size_t nr, alloc;
 	/* distinct (env, config, iters) of the index -> group */
-	struct strvec keys;
+	struct strvec key_env, key_config;
+	long *key_iters;
 	size_t *key_group;
 	size_t last; /* the key found last */
 };
@@ -272,8 +273,18 @@ struct raw_rows {
 static void raw_rows_release(struct raw_rows *r)
 {
 	free(r->v);
-	strvec_clear(&r->keys);
+	strvec_clear(&r->key_env);
+	strvec_clear(&r->key_config);
+	free(r->key_iters);
 	free(r->key_group);
+}
+
+static int raw_key_is(const struct raw_rows *r, size_t i, const char *env,
+		      const char *config, long iters)
+{
+	return r->key_iters[i] == iters &&
+	       !strcmp(r->key_config.v[i], config) &&
+	       !strcmp(r->key_env.v[i], env);
 }
 
 /* The group of the index's (env, config, iters): found, or appended to
@@ -283,19 +294,15 @@ static size_t raw_group(struct measure_series *s, struct raw_rows *r,
 			long iters)
 {
 	struct record rec;
-	struct buf key = BUF_INIT, cfg = BUF_INIT;
+	struct buf cfg = BUF_INIT;
 	cJSON *j, *e;
-	size_t i, g;
+	size_t i, g, nk = r->key_env.nr;
 
-	buf_addf(&key, "%s %ld %s", env, iters, config);
 	/* rows of one key come together: the last one first */
-	if (r->keys.nr && !strcmp(r->keys.v[r->last], key.ptr)) {
-		buf_release(&key);
+	if (nk && raw_key_is(r, r->last, env, config, iters))
 		return r->key_group[r->last];
-	}
-	for (i = r->keys.nr; i-- > 0;)
-		if (!strcmp(r->keys.v[i], key.ptr)) {
-			buf_release(&key);
+	for (i = nk; i-- > 0;)
+		if (raw_key_is(r, i, env, config, iters)) {
 			r->last = i;
 			return r->key_group[i];
 		}
@@ -324,11 +331,13 @@ static size_t raw_group(struct measure_series *s, struct raw_rows *r,
 		s->ngroups++;
 	}
 	buf_release(&cfg);
-	r->key_group = xrealloc(r->key_group,
-				(r->keys.nr + 1) * sizeof(*r->key_group));
-	r->key_group[r->keys.nr] = g;
-	r->last = r->keys.nr;
-	strvec_push_owned(&r->keys, buf_detach(&key));
+	r->key_group = xrealloc(r->key_group, (nk + 1) * sizeof(*r->key_group));
+	r->key_iters = xrealloc(r->key_iters, (nk + 1) * sizeof(*r->key_iters));
+	r->key_group[nk] = g;
+	r->key_iters[nk] = iters;
+	strvec_push(&r->key_env, env);
+	strvec_push(&r->key_config, config);
+	r->last = nk;
 	return g;
 }
 
@@ -513,8 +522,9 @@ static void add_points(struct measure_series *s, size_t *alloc,
 	for (i = 0; i < n; i = j) {
 		struct measure_point *p;
 
+		k = 0;
 		for (j = i; j < n && (*tmp)[j].group == (*tmp)[i].group; j++)
-			v[j - i] = (*tmp)[j].value;
+			v[k++] = (*tmp)[j].value;
 		if (s->npts == *alloc) {
 			*alloc = *alloc ? 2 * *alloc : 256;
 			s->pts = xrealloc(s->pts, *alloc * sizeof(*s->pts));
@@ -522,8 +532,7 @@ static void add_points(struct measure_series *s, size_t *alloc,
 		p = &s->pts[s->npts++];
 		git_oid_cpy(&p->commit, &(*tmp)[i].commit);
 		p->group = (*tmp)[i].group;
-		p->nrec = j - i;
-		k = j - i;
+		p->nrec = k;
 		/* sorted: the middle one, or the mean of the middle two */
 		p->value = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 	}
