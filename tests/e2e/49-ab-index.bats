@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # git campaign ab in stash and artifact modes: the index and the working
 # tree come back exactly as they were (staged, unstaged, staged and then
-# modified, a staged new file, untracked files), on success, on every
-# stopping signal and after kill -9 with --abort or --continue. Both are
-# compared by their tree ids, as git computes them.
+# modified, a staged new file, deletions staged or not, untracked files),
+# on success, on every stopping signal and after kill -9 with --abort or
+# --continue. Both are compared by their tree ids, as git computes them.
 
 load helper
 load records_helper
@@ -26,6 +26,8 @@ setup() {
 	printf 'prog\ndist/\n.runs\n.sigruns\nsig\n' >.gitignore
 	printf 'base\n' >s.txt
 	printf 'base\n' >mm.txt
+	printf 'base\n' >gone-staged.txt
+	printf 'base\n' >gone-unstaged.txt
 	git add .
 	git commit -q -m base
 	git campaign init demo --base main >/dev/null
@@ -46,6 +48,8 @@ setup() {
 	printf 'staged\n' >>mm.txt && git add mm.txt && printf 'unstaged\n' >>mm.txt
 	printf 'new\n' >new.txt && git add new.txt
 	printf 'untracked\n' >u.txt
+	git rm -q gone-staged.txt
+	rm gone-unstaged.txt
 	snapshot >"$WORLD/before"
 	grep -qx 'MM mm.txt' "$WORLD/before" || fail "$(cat "$WORLD/before")"
 }
