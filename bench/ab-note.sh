@@ -71,12 +71,12 @@ for i in range('$LINES'):
 (cd "$TMP/big" && git campaign measure add --batch "$TMP/b.jsonl" >/dev/null)
 size=$(cd "$TMP/big" && git notes --ref campaign show HEAD | wc -c)
 
-# side by side: small, big, small, big ... would mix warm caches; each
-# repository gets its runs in one block, small first
+# each repository gets its runs in one block, the empty note first
 read -r sw sc < <(timed "$TMP/small")
 read -r bw bc < <(timed "$TMP/big")
-printf 'note on A, bytes        wall ms   cpu ms\n'
-printf '%-20s %10s %8s\n' "empty" "$sw" "$sc" "$size" "$bw" "$bc"
+printf 'note on A               wall ms   cpu ms\n'
+printf '%-20s %10s %8s\n' "empty" "$sw" "$sc"
+printf '%-20s %10s %8s\n' "$LINES lines, $size B" "$bw" "$bc"
 awk -v sw="$sw" -v sc="$sc" -v bw="$bw" -v bc="$bc" 'BEGIN {
 	printf "ratio big/empty      %10.2f %8.2f  (target: near 1)\n",
 		bw / (sw ? sw : 1), bc / (sc ? sc : 1) }'
