@@ -168,8 +168,9 @@ ab_mode() {
 @test "a hangup of the whole session during a stash-mode A/B puts the change back and ends the A/B" {
 	command -v setsid >/dev/null || skip "setsid (util-linux) is not installed"
 	rm -f .sigruns
-	# the control tells when A's runs have begun instead of signalling
-	sed -i 's/kill -s "$SIG" "$PPID"/: >started/' sig
+	# the control tells when A's runs have begun, then waits for the
+	# hangup (which the whole session gets) instead of signalling
+	sed -i 's/kill -s "$SIG" "$PPID"/: >started; sleep 30/' sig
 	# git-campaign itself: the git wrapper dies of the signal it passes on
 	SIG=x setsid git-campaign ab --mode stash --build 'sh build.sh' \
 		--run './prog 100' --metric "$METRIC" -n 20 \
@@ -182,6 +183,6 @@ ab_mode() {
 	local rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 128 ] || fail "exit $rc (129 is death by SIGHUP): $(cat "$WORLD/err")"
-	grep -q 'interrupted by signal 1\|failed' "$WORLD/err" || fail "$(cat "$WORLD/err")"
+	grep -qx 'fatal: interrupted by signal 1' "$WORLD/err" || fail "$(cat "$WORLD/err")"
 	assert_as_before "SIGHUP to the session"
 }
