@@ -152,7 +152,17 @@ $(BUILD)/tests/stub/legacy/libcuda.so.1: tests/stub/libcuda.c
 	$(call say,CC,$@)
 	$(Q)$(CC) $(STUB_CFLAGS) -DSTUB_LEGACY_ONLY -o $@ $<
 
-unit: $(UNIT_BINS) $(STUBS)
+# test drivers (tests/driver/NAME.c): programs the e2e tests feed
+DRIVERS := $(BUILD)/tests/ab-judge
+
+$(BUILD)/tests/ab-judge: tests/driver/ab-judge.c $(LIB) \
+		$(BUILD)/obj/libgit2-stubs.o
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(GIT_LIBS) \
+		$(PKG_LIBS)
+
+unit: $(UNIT_BINS) $(STUBS) $(DRIVERS)
 
 TEST_FILES := $(UNIT_BINS) $(sort $(wildcard tests/e2e/*.bats)) \
 	tests/fuzz/run-corpus.sh

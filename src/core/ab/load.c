@@ -98,6 +98,11 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		p->failed_a = (size_t)fmax(0, json_get_num(e, "failed_a", NAN));
 		p->failed_b = (size_t)fmax(0, json_get_num(e, "failed_b", NAN));
 		p->cmp.ratio = json_get_num(e, "ratio", NAN);
+		p->cmp.median_ratio = json_get_num(e, "median_ratio", NAN);
+		p->cmp.diff = json_get_num(e, "diff", NAN);
+		p->cmp.diff_lo = json_get_num(e, "diff_low", NAN);
+		p->cmp.diff_hi = json_get_num(e, "diff_high", NAN);
+		p->cmp.on_diff = !isnan(p->cmp.diff);
 		p->cmp.ci_lo = json_get_num(e, "ci_low", NAN);
 		p->cmp.ci_hi = json_get_num(e, "ci_high", NAN);
 		p->cmp.p = json_get_num(e, "p", NAN);

@@ -77,8 +77,26 @@ static void row(struct buf *out, const struct ab_result *r,
 	buf_puts(out, " | ");
 	fmt_value(out, p->sb.median, p->unit ? p->unit : r->unit);
 	buf_puts(out, " | ");
-	fmt_ratio(out, p->cmp.ratio, p->cmp.ci_lo, p->cmp.ci_hi);
-	if (isnan(p->cmp.ratio))
+	if (p->cmp.on_diff) {
+		/* values <= 0: the estimator is of B - A (stats_compare) */
+		const char *unit = p->unit ? p->unit : r->unit;
+
+		buf_puts(out, "B-A ");
+		if (p->cmp.diff > 0)
+			buf_putc(out, '+');
+		fmt_value(out, p->cmp.diff, unit);
+		if (!isnan(p->cmp.diff_lo)) {
+			buf_puts(out, " [");
+			fmt_value(out, p->cmp.diff_lo, unit);
+			buf_puts(out, ", ");
+			fmt_value(out, p->cmp.diff_hi, unit);
+			buf_putc(out, ']');
+		}
+	} else {
+		fmt_ratio(out, p->cmp.ratio, p->cmp.ci_lo, p->cmp.ci_hi);
+	}
+	/* one run per arm tests nothing: its p of 1 would read as a result */
+	if ((isnan(p->cmp.ratio) && !p->cmp.on_diff) || p->na < 2 || p->nb < 2)
 		buf_puts(out, " | - |");
 	else
 		buf_addf(out, " | %.2g |", p->cmp.p);
@@ -267,6 +285,12 @@ cJSON *ab_result_json(const struct ab_result *r)
 		json_add_num_or_null(o, "mad_a", p->sa.mad);
 		json_add_num_or_null(o, "mad_b", p->sb.mad);
 		json_add_num_or_null(o, "ratio", p->cmp.ratio);
+		json_add_num_or_null(o, "median_ratio", p->cmp.median_ratio);
+		if (p->cmp.on_diff) {
+			json_add_num_or_null(o, "diff", p->cmp.diff);
+			json_add_num_or_null(o, "diff_low", p->cmp.diff_lo);
+			json_add_num_or_null(o, "diff_high", p->cmp.diff_hi);
+		}
 		json_add_num_or_null(o, "ci_low", p->cmp.ci_lo);
 		json_add_num_or_null(o, "ci_high", p->cmp.ci_hi);
 		json_add_num_or_null(o, "p", p->cmp.p);

@@ -229,51 +229,87 @@ struct ranked {
 	unsigned *w;	 /* doubled rank of each pooled position, or NULL */
 };
 
-struct tagged {
-	double v;
-	int from_a;
-};
-
-static int cmp_tagged(const void *pa, const void *pb)
+/* Whether b[j] - delta ties a[i]: never in a gap */
+static int tied_ab(double a, double b, double delta, int gap)
 {
-	const struct tagged *a = pa, *b = pb;
+	return !gap && b - a == delta;
+}
 
-	return (a->v > b->v) - (a->v < b->v);
+/*
+ * Ranks the pool of sorted sa and sorted sb shifted by -delta, comparing
+ * through the computed differences d = sb[j] - sa[i], never through
+ * sb[j] - delta (which rounds): sb[j] - delta sits below sa[i] when d <
+ * delta, ties it when d == delta; with gap, when d <= delta, never tied
+ * (the open gap just above delta). As rounding is monotonic the order is
+ * consistent, and at delta 0 it is the order of the values themselves
+ * (b - a == 0 exactly when b == a). r->w is allocated when want_w.
+ */
+static void rank_shifted(struct ranked *r, const double *sa, size_t na,
+			 const double *sb, size_t nb, double delta, int gap,
+			 int want_w)
+{
+	size_t n = na + nb, i = 0, j = 0, k, g, e;
+	/* the merged order: position k holds sa[idx] (from_a) or sb[idx] */
+	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+	unsigned char *from_a = xmalloc(n ? n : 1);
+
+	for (k = 0; k < n; k++) {
+		int take_b = i == na;
+
+		if (i < na && j < nb) {
+			double d = sb[j] - sa[i];
+
+			take_b = gap ? d <= delta : d < delta;
+		}
+		from_a[k] = !take_b;
+		idx[k] = take_b ? j++ : i++;
+	}
+	r->t2 = 0;
+	r->tie_term = 0;
+	r->w = want_w ? xmalloc((n ? n : 1) * sizeof(*r->w)) : NULL;
+	for (g = 0; g < n; g = e) {
+		double t;
+		uint64_t rank2;
+
+		for (e = g + 1; e < n; e++) {
+			size_t x = idx[e - 1], y = idx[e];
+			int tie;
+
+			if (from_a[e - 1] && from_a[e])
+				tie = sa[x] == sa[y];
+			else if (!from_a[e - 1] && !from_a[e])
+				tie = sb[x] == sb[y];
+			else if (from_a[e - 1])
+				tie = tied_ab(sa[x], sb[y], delta, gap);
+			else
+				tie = tied_ab(sa[y], sb[x], delta, gap);
+			if (!tie)
+				break;
+		}
+		/* 0-based positions g..e-1 are ranks g+1..e */
+		rank2 = (uint64_t)(g + 1) + (uint64_t)e;
+		t = (double)(e - g);
+		r->tie_term += t * t * t - t;
+		for (k = g; k < e; k++) {
+			if (from_a[k])
+				r->t2 += rank2;
+			if (r->w)
+				r->w[k] = (unsigned)rank2;
+		}
+	}
+	free(idx);
+	free(from_a);
 }
 
 /* Ranks the pool of a and b; r->w is allocated when want_w. */
 static void rank_pool(struct ranked *r, const double *a, size_t na,
 		      const double *b, size_t nb, int want_w)
 {
-	size_t n = na + nb, i, j, k;
-	struct tagged *p = xmalloc(n * sizeof(*p));
+	double *sa = stats_sorted_copy(a, na), *sb = stats_sorted_copy(b, nb);
 
-	for (i = 0; i < na; i++)
-		p[i] = (struct tagged){a[i], 1};
-	for (i = 0; i < nb; i++)
-		p[na + i] = (struct tagged){b[i], 0};
-	qsort(p, n, sizeof(*p), cmp_tagged);
-	r->t2 = 0;
-	r->tie_term = 0;
-	r->w = want_w ? xmalloc(n * sizeof(*r->w)) : NULL;
-	for (i = 0; i < n; i = j) {
-		double t;
-		uint64_t rank2;
-
-		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
-			;
-		/* 0-based positions i..j-1 are ranks i+1..j */
-		rank2 = (uint64_t)(i + 1) + (uint64_t)j;
-		t = (double)(j - i);
-		r->tie_term += t * t * t - t;
-		for (k = i; k < j; k++) {
-			if (p[k].from_a)
-				r->t2 += rank2;
-			if (r->w)
-				r->w[k] = (unsigned)rank2;
-		}
-	}
-	free(p);
+	rank_shifted(r, sa, na, sb, nb, 0, 0, want_w);
+	free(sa);
+	free(sb);
 }
 
 /*
@@ -308,25 +344,88 @@ static uint64_t *subset_sums(const unsigned *w, size_t n, size_t m,
 	return row;
 }
 
-static double mw_exact(const double *a, size_t na, const double *b, size_t nb)
+/*
+ * The null distribution of 2U (U = a's rank sum less na (na + 1) / 2, ties
+ * at half) for one pool: the exact count conditional on its ties up to
+ * EXACT_MAX values, the tie-corrected normal above. Both the p of the
+ * observed U and the interval of the shift read it, so that they cannot
+ * disagree (see stats_hodges_lehmann below).
+ */
+struct mw_null {
+	size_t na, nb;
+	uint64_t u2;	/* the observed 2U */
+	uint64_t *le;	/* exact: le[u2] = ways of 2U <= u2, 0..2 na nb */
+	uint64_t total; /* exact: C(N, na) */
+	double mu, var; /* normal: of U */
+};
+
+/* The null of the pool of sorted sa and sb shifted by -delta
+ * (rank_shifted) */
+static void mw_null_at(struct mw_null *d, const double *sa, size_t na,
+		       const double *sb, size_t nb, double delta, int gap)
 {
 	struct ranked r;
-	uint64_t *ways, le = 0, ge = 0, total = 0;
-	size_t smax, s;
-	double p;
+	size_t m2 = 2 * na * nb, base = na * (na + 1), smax, s;
+	double n = (double)(na + nb);
+	uint64_t *ways;
 
-	rank_pool(&r, a, na, b, nb, 1);
-	ways = subset_sums(r.w, na + nb, na, &smax);
-	for (s = 0; s <= smax; s++) {
-		total += ways[s];
-		if (s <= r.t2)
-			le += ways[s];
-		if (s >= r.t2)
-			ge += ways[s];
+	memset(d, 0, sizeof(*d));
+	d->na = na;
+	d->nb = nb;
+	rank_shifted(&r, sa, na, sb, nb, delta, gap, na + nb <= EXACT_MAX);
+	d->u2 = r.t2 - base;
+	if (!r.w) {
+		d->mu = (double)na * (double)nb / 2;
+		d->var = (double)na * (double)nb / 12 *
+			 ((n + 1) - r.tie_term / (n * (n - 1)));
+		return;
 	}
-	p = 2 * (double)(le < ge ? le : ge) / (double)total;
+	/* a's doubled rank sum T2 = 2U + na (na + 1) */
+	ways = subset_sums(r.w, na + nb, na, &smax);
+	d->le = xcalloc(m2 + 1, sizeof(*d->le));
+	for (s = 0; s <= smax; s++) {
+		d->total += ways[s];
+		if (s >= base && s - base <= m2)
+			d->le[s - base] = d->total;
+	}
 	free(ways);
 	free(r.w);
+}
+
+static void mw_null_init(struct mw_null *d, const double *a, size_t na,
+			 const double *b, size_t nb)
+{
+	double *sa = stats_sorted_copy(a, na), *sb = stats_sorted_copy(b, nb);
+
+	mw_null_at(d, sa, na, sb, nb, 0, 0);
+	free(sa);
+	free(sb);
+}
+
+static void mw_null_release(struct mw_null *d)
+{
+	free(d->le);
+	d->le = NULL;
+}
+
+/* The two-sided p of 2U = u2 under d */
+static double mw_null_p(const struct mw_null *d, uint64_t u2)
+{
+	double p, z;
+
+	if (d->le) {
+		uint64_t le = d->le[u2];
+		uint64_t ge = d->total - (u2 ? d->le[u2 - 1] : 0);
+
+		p = 2 * (double)(le < ge ? le : ge) / (double)d->total;
+		return p < 1 ? p : 1;
+	}
+	if (!(d->var > 0))
+		return 1; /* every value tied */
+	z = (fabs((double)u2 / 2 - d->mu) - 0.5) / sqrt(d->var);
+	if (z <= 0)
+		return 1;
+	p = erfc(z / sqrt(2));
 	return p < 1 ? p : 1;
 }
 
@@ -355,11 +454,15 @@ double stats_mann_whitney_normal(const double *a, size_t na, const double *b,
 double stats_mann_whitney(const double *a, size_t na, const double *b,
 			  size_t nb)
 {
+	struct mw_null d;
+	double p;
+
 	if (!na || !nb)
 		return 1;
-	if (na + nb <= EXACT_MAX)
-		return mw_exact(a, na, b, nb);
-	return stats_mann_whitney_normal(a, na, b, nb);
+	mw_null_init(&d, a, na, b, nb);
+	p = mw_null_p(&d, d.u2);
+	mw_null_release(&d);
+	return p;
 }
 
 double stats_mann_whitney_min_p(size_t na, size_t nb)
@@ -376,38 +479,25 @@ double stats_mann_whitney_min_p(size_t na, size_t nb)
 	return p < 1 ? p : 1;
 }
 
-/* The standard normal quantile by bisection on erfc: slow, exact to the
- * last bits, and called once per comparison. */
-static double normal_quantile(double p)
-{
-	double lo = -40, hi = 40, mid;
-	int i;
-
-	for (i = 0; i < 200 && lo < hi; i++) {
-		mid = (lo + hi) / 2;
-		if (mid <= lo || mid >= hi)
-			break;
-		if (0.5 * erfc(-mid / sqrt(2)) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /*
  * Hodges-Lehmann interval of a shift (Hollander & Wolfe, Nonparametric
- * Statistical Methods, §4.3; what R's wilcox.test(conf.int = TRUE) gives).
+ * Statistical Methods, §4.3; what R's wilcox.test(conf.int = TRUE) gives
+ * without ties).
  *
  * The shift estimate is the median of the M = na nb differences
- * d = b[j] - a[i]. The number of differences below the true shift follows
- * the null distribution of the Mann-Whitney U, so with c the largest value
- * such that P(U <= c) <= alpha/2, the interval [d(k), d(M + 1 - k)] with
- * k = c + 1 (1-based order statistics of the differences) covers the shift
- * with probability at least 1 - alpha. The distribution of U is exact (the
- * subset-sum count above, ranks 1..N without ties) for N <= EXACT_MAX, and
- * the normal one with continuity correction above: c = floor(M/2 - 1/2 -
- * z sqrt(M (N + 1) / 12)). No c >= 0 means no 95% interval (3 vs 3).
+ * d = b[j] - a[i]. The interval is the set of shifts delta that the very
+ * test behind the p does not reject: with b moved by -delta, a's U is
+ * U(delta) = #(d < delta) + #(d = delta) / 2, which grows with delta, and
+ * the test (mw_null: exact and conditional on the pool's ties, or normal
+ * with tie correction) accepts the 2U in one run lo2..hi2. The shifts
+ * accepted run from d(ceil(lo2 / 2)) to d(floor(hi2 / 2) + 1) (1-based
+ * order statistics of the differences): without ties that is the textbook
+ * [d(k), d(M + 1 - k)]. The interval excludes 0 exactly when p < alpha,
+ * also with ties, where the classic rank from the no-ties distribution
+ * lets a significant p sit beside an interval that reaches 0 (and an end
+ * that is a tied difference may itself be rejected: the interval is open
+ * there). No accepted bound inside the differences (3 vs 3) means no 95%
+ * interval.
  *
  * The order statistics are selected without forming the M differences:
  * with a and b sorted, the count of differences <= t takes one merge-like
@@ -466,65 +556,108 @@ static double kth_diff(const double *a, size_t na, const double *b, size_t nb,
 	return dval(lo);
 }
 
-/* The 1-based rank k of the lower end of the 95% interval; 0 when none. */
-static uint64_t hl_rank(size_t na, size_t nb)
+/* Whether the test accepts the shift delta (gap: the open gap just above
+ * it) of sorted sa against sorted sb */
+static int accepts(const double *sa, size_t na, const double *sb, size_t nb,
+		   double delta, int gap)
 {
-	size_t n = na + nb, smax, s, i;
-	double m = (double)na * (double)nb;
-	uint64_t *ways, total = 0, cum = 0, k = 0;
-	unsigned *w;
+	struct mw_null d;
+	int ok;
 
-	if (n > EXACT_MAX) {
-		double z = normal_quantile(1 - STATS_ALPHA / 2);
-		double c =
-			floor(m / 2 - 0.5 - z * sqrt(m * ((double)n + 1) / 12));
-
-		return c >= 0 ? (uint64_t)c + 1 : 0;
-	}
-	w = xmalloc(n * sizeof(*w));
-	for (i = 0; i < n; i++)
-		w[i] = 2 * (unsigned)(i + 1);
-	ways = subset_sums(w, n, na, &smax);
-	for (s = 0; s <= smax; s++)
-		total += ways[s];
-	/* T = 2 (U + na (na + 1) / 2): the smallest T is na (na + 1) */
-	for (s = na * (na + 1); s <= smax; s += 2) {
-		cum += ways[s];
-		/* exact: both counts are below 2^53 */
-		if (2 * (double)cum > STATS_ALPHA * (double)total)
-			break;
-		k++; /* U <= k - 1 still within alpha/2: c = k - 1 */
-	}
-	free(ways);
-	free(w);
-	return k;
+	mw_null_at(&d, sa, na, sb, nb, delta, gap);
+	ok = mw_null_p(&d, d.u2) >= STATS_ALPHA;
+	mw_null_release(&d);
+	return ok;
 }
 
-int stats_hodges_lehmann(double *out_shift, double *out_lo, double *out_hi,
-			 const double *a, size_t na, const double *b, size_t nb)
+/* Whether the shift d(k), or a gap beside it (above it for the lower end,
+ * below it for the upper), is accepted */
+static int accepts_at(const double *sa, size_t na, const double *sb, size_t nb,
+		      uint64_t k, int upper)
 {
-	double *sa, *sb;
-	uint64_t m = (uint64_t)na * nb, k;
+	double dk = kth_diff(sa, na, sb, nb, k);
 
-	*out_shift = *out_lo = *out_hi = NAN;
-	if (!na || !nb)
-		return -1;
-	sa = stats_sorted_copy(a, na);
-	sb = stats_sorted_copy(b, nb);
+	if (accepts(sa, na, sb, nb, dk, 0))
+		return 1;
+	return upper ? accepts(sa, na, sb, nb, nextafter(dk, -INFINITY), 1)
+		     : accepts(sa, na, sb, nb, dk, 1);
+}
+
+/* The shift estimate and the ends of the accepted shifts of sorted sa,
+ * sb; returns -1 when they are not within the differences */
+static int hl_sorted(double *out_shift, double *out_lo, double *out_hi,
+		     const double *sa, size_t na, const double *sb, size_t nb)
+{
+	uint64_t m = (uint64_t)na * nb, lo, hi, mid;
+
 	if (m % 2)
 		*out_shift = kth_diff(sa, na, sb, nb, m / 2 + 1);
 	else
 		*out_shift = (kth_diff(sa, na, sb, nb, m / 2) +
 			      kth_diff(sa, na, sb, nb, m / 2 + 1)) /
 			     2;
-	k = hl_rank(na, nb);
-	if (k >= 1 && k <= m + 1 - k) {
-		*out_lo = kth_diff(sa, na, sb, nb, k);
-		*out_hi = kth_diff(sa, na, sb, nb, m + 1 - k);
+	*out_lo = *out_hi = NAN;
+	/* a shift below every difference, or above, still accepted: the
+	 * interval is unbounded at 95% */
+	if (accepts(sa, na, sb, nb,
+		    nextafter(kth_diff(sa, na, sb, nb, 1), -INFINITY), 1) ||
+	    accepts(sa, na, sb, nb, kth_diff(sa, na, sb, nb, m), 1))
+		return -1;
+	/* the least k accepted, up to the median's; with ties the median's
+	 * difference may itself be rejected and the tie block's edge not */
+	lo = 1;
+	hi = (m + 1) / 2;
+	if (!accepts_at(sa, na, sb, nb, hi, 0))
+		hi = count_diffs_le(
+			sa, na, sb, nb,
+			nextafter(kth_diff(sa, na, sb, nb, hi), -INFINITY));
+	if (hi < 1 || !accepts_at(sa, na, sb, nb, hi, 0))
+		return -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (accepts_at(sa, na, sb, nb, mid, 0))
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
+	*out_lo = kth_diff(sa, na, sb, nb, lo);
+	/* the greatest k accepted, down to the median's */
+	lo = m / 2 + 1;
+	hi = m;
+	if (!accepts_at(sa, na, sb, nb, lo, 1))
+		lo = count_diffs_le(sa, na, sb, nb,
+				    kth_diff(sa, na, sb, nb, lo)) +
+		     1;
+	if (lo > m || !accepts_at(sa, na, sb, nb, lo, 1)) {
+		*out_lo = NAN;
+		return -1;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (accepts_at(sa, na, sb, nb, mid, 1))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*out_hi = kth_diff(sa, na, sb, nb, lo);
+	return 0;
+}
+
+int stats_hodges_lehmann(double *out_shift, double *out_lo, double *out_hi,
+			 const double *a, size_t na, const double *b, size_t nb)
+{
+	double *sa, *sb;
+	int rc;
+
+	*out_shift = *out_lo = *out_hi = NAN;
+	if (!na || !nb)
+		return -1;
+	sa = stats_sorted_copy(a, na);
+	sb = stats_sorted_copy(b, nb);
+	rc = hl_sorted(out_shift, out_lo, out_hi, sa, na, sb, nb);
 	free(sa);
 	free(sb);
-	return isnan(*out_lo) ? -1 : 0;
+	return rc;
 }
 
 /* Logs of x[0..n) into a new array; NULL when a value is not > 0. */
@@ -543,29 +676,65 @@ static double *logs_of(const double *x, size_t n)
 	return l;
 }
 
+/*
+ * One estimator behind the estimate, the interval and the p: on logs when
+ * every value is > 0 (the shift of logs is the log of B/A), else on the
+ * values themselves (the shift B - A); the p is the test that the
+ * interval inverts, so p < alpha exactly when the interval excludes no
+ * change.
+ */
 void stats_compare(struct stats_compare *out, const double *a, size_t na,
 		   const double *b, size_t nb)
 {
-	double *la = NULL, *lb = NULL, shift, lo, hi;
+	double *la = NULL, *lb = NULL, *sa = NULL, *sb = NULL;
+	double shift, lo, hi;
+	struct mw_null d;
+	int ok;
 
 	out->median_a = stats_median(a, na);
 	out->median_b = stats_median(b, nb);
-	out->ratio = out->median_b / out->median_a;
-	out->p = stats_mann_whitney(a, na, b, nb);
-	out->significant = out->p < STATS_ALPHA;
-	out->ci_lo = out->ci_hi = NAN;
+	out->median_ratio = out->median_b / out->median_a;
+	out->ratio = out->ci_lo = out->ci_hi = NAN;
+	out->diff = out->diff_lo = out->diff_hi = NAN;
+	out->on_diff = 0;
+	out->p = 1;
+	out->significant = 0;
 	if (!na || !nb)
-		goto out;
+		return;
 	la = logs_of(a, na);
 	lb = logs_of(b, nb);
-	if (!la || !lb)
-		goto out;
-	/* log b - log a = log(b / a): the shift of logs is the log ratio */
-	if (stats_hodges_lehmann(&shift, &lo, &hi, la, na, lb, nb) < 0)
-		goto out;
-	out->ci_lo = exp(lo);
-	out->ci_hi = exp(hi);
-out:
+	out->on_diff = !la || !lb;
+	if (out->on_diff) {
+		free(la);
+		free(lb);
+		la = xmalloc(na * sizeof(*la));
+		lb = xmalloc(nb * sizeof(*lb));
+		memcpy(la, a, na * sizeof(*la));
+		memcpy(lb, b, nb * sizeof(*lb));
+	}
+	sa = stats_sorted_copy(la, na);
+	sb = stats_sorted_copy(lb, nb);
+	mw_null_at(&d, sa, na, sb, nb, 0, 0);
+	out->p = mw_null_p(&d, d.u2);
+	mw_null_release(&d);
+	out->significant = out->p < STATS_ALPHA;
+	ok = !hl_sorted(&shift, &lo, &hi, sa, na, sb, nb);
+	if (out->on_diff) {
+		out->diff = shift;
+		if (ok) {
+			out->diff_lo = lo;
+			out->diff_hi = hi;
+		}
+	} else {
+		/* log b - log a = log(b / a) */
+		out->ratio = exp(shift);
+		if (ok) {
+			out->ci_lo = exp(lo);
+			out->ci_hi = exp(hi);
+		}
+	}
+	free(sa);
+	free(sb);
 	free(la);
 	free(lb);
 }

@@ -83,27 +83,39 @@ double stats_mann_whitney_normal(const double *a, size_t na, const double *b,
 double stats_mann_whitney_min_p(size_t na, size_t nb);
 
 /* The Hodges-Lehmann estimate of the shift b - a (the median of the na * nb
- * differences b[j] - a[i]) into *out_shift, and its 95% confidence
- * interval from the Mann-Whitney null distribution into *out_lo, *out_hi.
- * Returns 0; -1 when the interval cannot be had at 95% (too few samples:
- * the CI is then NaN, the estimate still set when na, nb >= 1). */
+ * differences b[j] - a[i]) into *out_shift, and into *out_lo, *out_hi the
+ * 95% interval of the shifts that stats_mann_whitney's test does not
+ * reject (so it excludes 0 exactly when that p < STATS_ALPHA, ties
+ * included). Returns 0; -1 when the interval cannot be had at 95% (too
+ * few samples: the CI is then NaN, the estimate still set when na, nb >=
+ * 1). */
 int stats_hodges_lehmann(double *out_shift, double *out_lo, double *out_hi,
 			 const double *a, size_t na, const double *b,
 			 size_t nb);
 
 struct stats_compare {
 	double median_a, median_b;
-	double ratio;	     /* median_b / median_a */
-	double p;	     /* Mann-Whitney, two-sided */
-	double ci_lo, ci_hi; /* 95% CI of the ratio b/a; NaN when it cannot
-			      * be computed (too few samples, values <= 0) */
-	int significant;     /* p < STATS_ALPHA */
+	double median_ratio; /* median_b / median_a, shown nowhere as B/A */
+	/* B/A: the Hodges-Lehmann estimate exp(shift of logs), the centre
+	 * of its 95% CI ci_lo..ci_hi; NaN when a value is <= 0 (on_diff)
+	 * or, for the CI alone, with too few samples */
+	double ratio, ci_lo, ci_hi;
+	/* on_diff: some value is <= 0, so the estimate and CI are of the
+	 * difference B - A (diff, diff_lo..diff_hi), in the values' unit;
+	 * NaN otherwise */
+	int on_diff;
+	double diff, diff_lo, diff_hi;
+	double p;	 /* Mann-Whitney, two-sided: the test the CI inverts */
+	int significant; /* p < STATS_ALPHA, the CI then excludes no change */
 };
 
-/* Compares arm b against arm a (a is the baseline). The CI of the ratio
- * is the Hodges-Lehmann interval of the shift of log(values), exp()ed;
- * values <= 0 fall back to NaN. 4 vs 4 is the least that can give a CI and
- * a significant p. */
+/* Compares arm b against arm a (a is the baseline) with one estimator:
+ * the Hodges-Lehmann shift of log(values) and its CI, exp()ed, when every
+ * value is > 0; of the values themselves otherwise (on_diff). p and the
+ * CI come from the same null distribution (exact conditional on ties up
+ * to 40 values, normal with tie correction above), so significant holds
+ * exactly when the CI excludes no change. 4 vs 4 is the least that can
+ * give a CI and a significant p. */
 void stats_compare(struct stats_compare *out, const double *a, size_t na,
 		   const double *b, size_t nb);
 
