@@ -284,7 +284,7 @@ install: all
 	done
 
 FORMATTED := $(SRCS) $(wildcard src/*.c src/*/*.h src/*/*/*.h tests/unit/*.c \
-	tests/unit/*.h tests/fuzz/*.c tests/stub/*.c)
+	tests/unit/*.h tests/fuzz/*.c tests/stub/*.c tests/driver/*.c)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMATTED)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
