@@ -3,6 +3,7 @@
  * (judge.c) and keeps the result. */
 #include "core/ab/ab.h"
 
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,8 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	clock_now_iso(now);
 	if (r->invalid)
 		buf_puts(&verdict, "INVALID");
+	else if (r->npoints && isnan(r->points[0].cmp.ratio))
+		buf_puts(&verdict, ab_verdict_name(r->points[0].verdict));
 	else if (r->npoints)
 		buf_addf(&verdict, "%s %.3f",
 			 ab_verdict_name(r->points[0].verdict),

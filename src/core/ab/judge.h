@@ -30,7 +30,8 @@ struct ab_point {
 	struct stats_summary sa, sb;
 	struct stats_compare cmp;
 	enum ab_verdict verdict;
-	char why[160]; /* why there is no verdict, "" otherwise */
+	char why[160]; /* why there is no verdict, or why "~" or
+			* "inconclusive"; "" otherwise */
 	long n_needed; /* runs per arm a verdict would need; 0: - */
 };
 
