@@ -557,13 +557,18 @@ static double kth_diff(const double *a, size_t na, const double *b, size_t nb,
 }
 
 /* Whether the test accepts the shift delta (gap: the open gap just above
- * it) of sorted sa against sorted sb */
+ * it) of sorted sa against sorted sb; plain is the null of a pool without
+ * ties, which most shifts have, so that they need no count of their own */
 static int accepts(const double *sa, size_t na, const double *sb, size_t nb,
-		   double delta, int gap)
+		   double delta, int gap, const struct mw_null *plain)
 {
+	struct ranked r;
 	struct mw_null d;
 	int ok;
 
+	rank_shifted(&r, sa, na, sb, nb, delta, gap, 0);
+	if (r.tie_term == 0)
+		return mw_null_p(plain, r.t2 - na * (na + 1)) >= STATS_ALPHA;
 	mw_null_at(&d, sa, na, sb, nb, delta, gap);
 	ok = mw_null_p(&d, d.u2) >= STATS_ALPHA;
 	mw_null_release(&d);
@@ -573,22 +578,40 @@ static int accepts(const double *sa, size_t na, const double *sb, size_t nb,
 /* Whether the shift d(k), or a gap beside it (above it for the lower end,
  * below it for the upper), is accepted */
 static int accepts_at(const double *sa, size_t na, const double *sb, size_t nb,
-		      uint64_t k, int upper)
+		      uint64_t k, int upper, const struct mw_null *plain)
 {
 	double dk = kth_diff(sa, na, sb, nb, k);
 
-	if (accepts(sa, na, sb, nb, dk, 0))
+	if (accepts(sa, na, sb, nb, dk, 0, plain))
 		return 1;
-	return upper ? accepts(sa, na, sb, nb, nextafter(dk, -INFINITY), 1)
-		     : accepts(sa, na, sb, nb, dk, 1);
+	return upper ? accepts(sa, na, sb, nb, nextafter(dk, -INFINITY), 1,
+			       plain)
+		     : accepts(sa, na, sb, nb, dk, 1, plain);
 }
 
 /* The shift estimate and the ends of the accepted shifts of sorted sa,
  * sb; returns -1 when they are not within the differences */
+/* The null of na and nb values without a tie */
+static void plain_null(struct mw_null *d, size_t na, size_t nb)
+{
+	double *a = xmalloc((na ? na : 1) * sizeof(*a));
+	double *b = xmalloc((nb ? nb : 1) * sizeof(*b));
+	size_t i;
+
+	for (i = 0; i < na; i++)
+		a[i] = (double)i;
+	for (i = 0; i < nb; i++)
+		b[i] = (double)(na + i);
+	mw_null_at(d, a, na, b, nb, 0, 0);
+	free(a);
+	free(b);
+}
+
 static int hl_sorted(double *out_shift, double *out_lo, double *out_hi,
 		     const double *sa, size_t na, const double *sb, size_t nb)
 {
 	uint64_t m = (uint64_t)na * nb, lo, hi, mid;
+	struct mw_null plain;
 
 	if (m % 2)
 		*out_shift = kth_diff(sa, na, sb, nb, m / 2 + 1);
@@ -599,23 +622,25 @@ static int hl_sorted(double *out_shift, double *out_lo, double *out_hi,
 	*out_lo = *out_hi = NAN;
 	/* a shift below every difference, or above, still accepted: the
 	 * interval is unbounded at 95% */
+	plain_null(&plain, na, nb);
 	if (accepts(sa, na, sb, nb,
-		    nextafter(kth_diff(sa, na, sb, nb, 1), -INFINITY), 1) ||
-	    accepts(sa, na, sb, nb, kth_diff(sa, na, sb, nb, m), 1))
-		return -1;
+		    nextafter(kth_diff(sa, na, sb, nb, 1), -INFINITY), 1,
+		    &plain) ||
+	    accepts(sa, na, sb, nb, kth_diff(sa, na, sb, nb, m), 1, &plain))
+		goto none;
 	/* the least k accepted, up to the median's; with ties the median's
 	 * difference may itself be rejected and the tie block's edge not */
 	lo = 1;
 	hi = (m + 1) / 2;
-	if (!accepts_at(sa, na, sb, nb, hi, 0))
+	if (!accepts_at(sa, na, sb, nb, hi, 0, &plain))
 		hi = count_diffs_le(
 			sa, na, sb, nb,
 			nextafter(kth_diff(sa, na, sb, nb, hi), -INFINITY));
-	if (hi < 1 || !accepts_at(sa, na, sb, nb, hi, 0))
-		return -1;
+	if (hi < 1 || !accepts_at(sa, na, sb, nb, hi, 0, &plain))
+		goto none;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (accepts_at(sa, na, sb, nb, mid, 0))
+		if (accepts_at(sa, na, sb, nb, mid, 0, &plain))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -624,23 +649,26 @@ static int hl_sorted(double *out_shift, double *out_lo, double *out_hi,
 	/* the greatest k accepted, down to the median's */
 	lo = m / 2 + 1;
 	hi = m;
-	if (!accepts_at(sa, na, sb, nb, lo, 1))
+	if (!accepts_at(sa, na, sb, nb, lo, 1, &plain))
 		lo = count_diffs_le(sa, na, sb, nb,
 				    kth_diff(sa, na, sb, nb, lo)) +
 		     1;
-	if (lo > m || !accepts_at(sa, na, sb, nb, lo, 1)) {
-		*out_lo = NAN;
-		return -1;
-	}
+	if (lo > m || !accepts_at(sa, na, sb, nb, lo, 1, &plain))
+		goto none;
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
-		if (accepts_at(sa, na, sb, nb, mid, 1))
+		if (accepts_at(sa, na, sb, nb, mid, 1, &plain))
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
 	*out_hi = kth_diff(sa, na, sb, nb, lo);
+	mw_null_release(&plain);
 	return 0;
+none:
+	*out_lo = *out_hi = NAN;
+	mw_null_release(&plain);
+	return -1;
 }
 
 int stats_hodges_lehmann(double *out_shift, double *out_lo, double *out_hi,
