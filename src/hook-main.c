@@ -1,8 +1,9 @@
 /* git-campaign-hook: what installed hooks run. A program of its own,
  * linked without libgit2 or libcurl, so that a hook starts in about a
  * millisecond instead of the ten that loading those libraries costs.
- * Installed as a symbolic link named after the hook (.git/hooks/pre-commit
- * -> git-campaign-hook), git runs it with no shell in between. */
+ * Installed hooks are scripts that run it with the hook's name; a link
+ * named after the hook (also renamed NAME.legacy by the pre-commit
+ * framework, or NAME.campaign-orig) works as well. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,14 @@ int main(int argc, char **argv)
 	int status;
 
 	base = base ? base + 1 : argv[0];
-	for (i = 0; hooks_names[i]; i++)
-		if (!strcmp(base, hooks_names[i]))
+	for (i = 0; hooks_names[i]; i++) {
+		size_t n = strlen(hooks_names[i]);
+
+		if (!strncmp(base, hooks_names[i], n) &&
+		    (!base[n] || !strcmp(base + n, ".legacy") ||
+		     !strcmp(base + n, ".campaign-orig")))
 			break;
+	}
 	/* git-campaign-hook NAME ARGS, or called as NAME: "hook NAME ARGS" */
 	args = xcalloc((size_t)argc + 2, sizeof(*args));
 	args[0] = name;

@@ -1,7 +1,9 @@
 /* git campaign hooks install|uninstall|status: put the hooks in place,
  * take them away, say what is where. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/hooks/check.h"
@@ -13,33 +15,78 @@ SUB_USAGE(install_usage,
 SUB_USAGE(uninstall_usage, "git campaign hooks uninstall");
 SUB_USAGE(status_usage, "git campaign hooks status");
 
-static const char *state_text(enum hook_state s)
+/* One hook's line: what runs it, and whether it can. */
+static void print_state(const struct hooks_where *w, const char *name)
 {
+	enum hook_state s = hooks_state(w, name);
+	int in_config = w->framework && hooks_framework_has(w->framework, name);
+	char *prog = hooks_program(w, name);
+
+	printf("%-12s ", name);
+	if (prog && prog[0] == '/' && access(prog, X_OK) < 0) {
+		printf("installed, but its program '%s' is missing: run 'git "
+		       "campaign hooks install' again\n",
+		       prog);
+		free(prog);
+		return;
+	}
+	free(prog);
 	switch (s) {
 	case HOOK_OURS:
-		return "installed";
+		puts("installed");
+		break;
 	case HOOK_OURS_CHAINED:
-		return "installed, after the hook that was there";
-	case HOOK_FOREIGN:
-		return "not installed (another hook is there)";
+		puts("installed, after the hook that was there");
+		break;
+	case HOOK_OURS_LEGACY:
+		printf("installed, run by the pre-commit framework's "
+		       "migration mode (as %s.legacy)\n",
+		       name);
+		break;
+	case HOOK_FRAMEWORK:
+		if (in_config)
+			printf("run by the pre-commit framework "
+			       "(git-campaign-%s "
+			       "in its config)\n",
+			       name);
+		else
+			printf("not installed (the pre-commit framework's hook "
+			       "is there; its config has no git-campaign-%s)\n",
+			       name);
+		break;
 	default:
-		return "not installed";
+		if (in_config)
+			printf("not installed (git-campaign-%s is in the "
+			       "framework's config: run 'pre-commit install "
+			       "--hook-type %s')\n",
+			       name, name);
+		else if (s == HOOK_FOREIGN)
+			puts("not installed (another hook is there)");
+		else
+			puts("not installed");
 	}
 }
 
 static int show_status(const struct hooks_where *w)
 {
 	size_t i;
+	char *prog;
 
 	printf("directory  %s%s\n", w->dir,
 	       w->from_hookspath ? " (core.hooksPath)" : "");
 	for (i = 0; hooks_names[i]; i++)
-		printf("%-12s %s\n", hooks_names[i],
-		       state_text(hooks_state(w, hooks_names[i])));
+		print_state(w, hooks_names[i]);
 	if (w->framework)
 		printf("framework  %s (the pre-commit framework)\n",
 		       w->framework);
-	printf("runs       %s\n", w->hook_bin);
+	/* what the installed hooks run, which another build may not be */
+	for (i = 0; hooks_names[i]; i++)
+		if ((prog = hooks_program(w, hooks_names[i])))
+			break;
+	printf("runs       %s\n", prog ? prog : w->hook_bin);
+	if (prog && strcmp(prog, w->hook_bin))
+		printf("this build %s\n", w->hook_bin);
+	free(prog);
 	return 0;
 }
 

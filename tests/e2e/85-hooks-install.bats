@@ -33,9 +33,11 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 	run --separate-stderr git campaign hooks install
 	assert_clean
 	assert_output "installed the hooks in $PWD/.git/hooks"
-	# alone, each hook is a link to the program: no shell in between
+	# alone, each hook is a script that runs the program with its name
 	for h in pre-commit commit-msg pre-push post-rewrite post-commit; do
-		[ "$(readlink ".git/hooks/$h")" = "$BIN_DIR/git-campaign-hook" ]
+		[ ! -L ".git/hooks/$h" ]
+		grep -qx "h='$BIN_DIR/git-campaign-hook'" ".git/hooks/$h"
+		grep -qx "exec \"\$h\" $h \"\$@\"" ".git/hooks/$h"
 	done
 	run --separate-stderr git campaign hooks status
 	assert_clean
@@ -61,8 +63,9 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 	git campaign hooks install >/dev/null
 	assert_file_exists .git/hooks/pre-commit.campaign-orig
 	# chained, it is a script that runs the user's hook first
-	[ ! -L .git/hooks/pre-commit ] && [ -L .git/hooks/commit-msg ]
 	grep -q '^# git-campaign hook (installed by' .git/hooks/pre-commit
+	grep -q 'pre-commit.campaign-orig' .git/hooks/pre-commit
+	! grep -q 'campaign-orig' .git/hooks/commit-msg
 	run git campaign hooks status
 	assert_line "pre-commit   installed, after the hook that was there"
 	# the user's hook runs, then ours refuses the base branch
@@ -144,8 +147,9 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 	assert_success
 	[ "$(listing .git/hooks)" = "$before" ]
 	assert_line '-   repo: local'
-	assert_line "        entry: $BIN_DIR/git-campaign-hook pre-commit"
-	assert_line '        stages: [pre-commit]'
+	assert_line "        entry: git-campaign-hook pre-commit"
+	assert_line '        stages: [commit]'
+	assert_line '        stages: [push]'
 	assert_line '        stages: [commit-msg]'
 	[[ $stderr == *"nothing installed"* ]]
 	run git campaign hooks status
