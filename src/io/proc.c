@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -349,4 +350,68 @@ int proc_on_path(const char *prog)
 	}
 	buf_release(&file);
 	return found;
+}
+
+/* The parent of pid from /proc/PID/stat ("pid (comm) state ppid ..."); the
+ * comm may hold spaces and parentheses, so read after the last ')'. */
+static long parent_of(long pid)
+{
+	char path[64], buf[512], *p;
+	long ppid = 0;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(fp = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	return ppid;
+}
+
+/* Appends git's subcommand and its arguments from a NUL-separated
+ * command line to out; 0, or -1 when its program is not git. */
+static int git_command(struct strvec *out, const char *cmd, size_t len)
+{
+	const char *end = cmd + len, *base = strrchr(cmd, '/');
+	const char *a;
+
+	if (strcmp(base ? base + 1 : cmd, "git"))
+		return -1;
+	for (a = cmd + strlen(cmd) + 1; a < end; a += strlen(a) + 1) {
+		if (a[0] != '-')
+			break;
+		/* the global options that take the next word */
+		if (!strcmp(a, "-c") || !strcmp(a, "-C") ||
+		    !strcmp(a, "--git-dir") || !strcmp(a, "--work-tree") ||
+		    !strcmp(a, "--namespace") || !strcmp(a, "--config-env"))
+			if ((a += strlen(a) + 1) >= end)
+				break;
+	}
+	for (; a < end; a += strlen(a) + 1)
+		strvec_push(out, a);
+	return 0;
+}
+
+void proc_git_ancestor(struct strvec *out)
+{
+	char path[64], cmd[8192];
+	long pid = (long)getppid();
+	size_t got;
+	FILE *fp;
+	int depth;
+
+	for (depth = 0; depth < 6 && pid > 1; depth++, pid = parent_of(pid)) {
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		if (!(fp = fopen(path, "r")))
+			return;
+		got = fread(cmd, 1, sizeof(cmd) - 1, fp);
+		fclose(fp);
+		cmd[got] = '\0';
+		if (git_command(out, cmd, got) == 0)
+			return;
+	}
 }

@@ -9,6 +9,7 @@
 
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/strvec.h"
 
 struct proc_opts {
 	const char *dir; /* working directory of the child; NULL: ours */
@@ -80,6 +81,14 @@ int proc_git(struct proc_result *out, const char *const *args,
 /* 1 when prog (a name without '/') is an executable file in a folder of
  * PATH, as execvp would find it; 0 when not. */
 int proc_on_path(const char *prog);
+
+/* The command line of the nearest git that is our ancestor (parent, or a
+ * few levels up: the pre-commit framework's Python sits between), from its
+ * subcommand on, git's global options skipped: "cherry-pick", "-x", ...
+ * for a hook that `git cherry-pick -x` runs. Appended to out; nothing when
+ * no git is found (or /proc is not there). Linux only, as the hooks' other
+ * reads are. */
+void proc_git_ancestor(struct strvec *out);
 
 /* Frees the captured output and resets out to PROC_RESULT_INIT. Accepts
  * NULL. */

@@ -92,6 +92,31 @@ static void fixup_squash_amend(void **state)
 			 GCAMP_EREFUSED);
 }
 
+static void git_lines_are_not_a_body(void **state)
+{
+	struct error err = ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(check("Change f\n\n(cherry picked from commit "
+			       "826b13f0c5a1b2d3e4f5a6b7c8d9e0f1a2b3c4d5)\n",
+			       0, &err),
+			 0);
+	assert_int_equal(check("Revert \"Change f\"\n\nThis reverts commit "
+			       "826b13f0c5a1b2d3e4f5a6b7c8d9e0f1a2b3c4d5.\n",
+			       0, &err),
+			 0);
+	/* only git's exact lines: a hand-written variant is a body */
+	assert_int_equal(check("Change f\n\n(cherry picked from commit "
+			       "a friend)\n",
+			       0, &err),
+			 GCAMP_EREFUSED);
+	assert_int_equal(check("Change f\n\n(cherry picked from commit "
+			       "826b13f)\n\nand why\n",
+			       0, &err),
+			 GCAMP_EREFUSED);
+	assert_non_null(strstr(err.msg, "line 5: 'and why'"));
+}
+
 static void attribution(void **state)
 {
 	static const char *const bad[] = {
@@ -229,6 +254,7 @@ int main(void)
 		cmocka_unit_test(cleanup_as_git),
 		cmocka_unit_test(one_line),
 		cmocka_unit_test(fixup_squash_amend),
+		cmocka_unit_test(git_lines_are_not_a_body),
 		cmocka_unit_test(attribution),
 		cmocka_unit_test(deny_patterns),
 		cmocka_unit_test(utf8),

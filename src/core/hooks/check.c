@@ -20,8 +20,8 @@
 #include "util/xalloc.h"
 
 const char *const hooks_names[] = {
-	"pre-commit",	"commit-msg",  "pre-push",
-	"post-rewrite", "post-commit", NULL,
+	"pre-commit",  "commit-msg",	   "pre-push",		 "post-rewrite",
+	"post-commit", "pre-merge-commit", "prepare-commit-msg", NULL,
 };
 
 struct hook {
@@ -34,6 +34,8 @@ struct hook {
 	const char *name;
 	const char *base; /* campaign.base, or NULL */
 	const char *remote;
+	struct strvec cmd; /* the command line of the git running us */
+	int cmd_loaded;
 };
 
 static void say(struct hook *h, const char *prefix, const char *fmt, ...)
@@ -216,12 +218,41 @@ static int read_whole(struct buf *out, const char *path, struct error *err)
 	return 0;
 }
 
-static enum msg_cleanup cleanup_mode(const struct hook *h)
+/* The command line of the git that runs us, read once per hook. */
+static void running_git(struct hook *h)
 {
-	const char *v = gitlite_get(&h->g, "commit.cleanup");
+	if (!h->cmd_loaded) {
+		proc_git_ancestor(&h->cmd);
+		h->cmd_loaded = 1;
+	}
+}
+
+/* The --cleanup=MODE the git that runs us was given (as the sequencer
+ * gives `git commit --no-edit --cleanup=strip` to finish a cherry-pick),
+ * or NULL. */
+static const char *cleanup_arg(struct hook *h)
+{
+	size_t i;
+
+	running_git(h);
+	for (i = 1; i < h->cmd.nr; i++) {
+		if (!strcmp(h->cmd.v[i], "--"))
+			break;
+		if (!strncmp(h->cmd.v[i], "--cleanup=", 10))
+			return h->cmd.v[i] + 10;
+	}
+	return NULL;
+}
+
+static enum msg_cleanup cleanup_mode(struct hook *h)
+{
+	const char *v = cleanup_arg(h);
 	const char *editor = getenv("GIT_EDITOR");
 	/* git tells its hooks that no editor runs with GIT_EDITOR=: */
 	int edited = !(editor && !strcmp(editor, ":"));
+
+	if (!v)
+		v = gitlite_get(&h->g, "commit.cleanup");
 
 	if (v && !strcmp(v, "verbatim"))
 		return MSG_VERBATIM;
@@ -418,6 +449,30 @@ static void announce_children(struct child_walk *w)
 	}
 }
 
+/* git cherry-pick and git revert commit without pre-commit or commit-msg
+ * (unless they stopped and `git commit` finishes them); prepare-commit-msg
+ * is the one hook they run, with the final message when no editor runs.
+ * `git commit --no-verify` runs it too, so it judges only the commits of
+ * those two commands, leaving the escape hatch as it is. */
+static int prepare_commit_msg(struct hook *h, int nargs, const char **args)
+{
+	const char *cmd;
+	int rc;
+
+	running_git(h);
+	cmd = h->cmd.nr ? h->cmd.v[0] : "";
+	if (strcmp(cmd, "cherry-pick") && strcmp(cmd, "revert"))
+		return 0;
+	if ((rc = pre_commit(h)) == 0)
+		rc = commit_msg(h, nargs, args);
+	if (rc == 1)
+		/* a refused revert leaves no REVERT_HEAD to --abort */
+		say(h, "hint: ", "'%s' puts things back as they were",
+		    strcmp(cmd, "revert") ? "git cherry-pick --abort"
+					  : "git reset --merge");
+	return rc;
+}
+
 static int post_rewrite(struct hook *h, FILE *in)
 {
 	struct strvec old = STRVEC_INIT;
@@ -430,6 +485,13 @@ static int post_rewrite(struct hook *h, FILE *in)
 	if (refs_head_branch(&branch, &h->refs, &h->err) == 0)
 		w.moved_parent = branch;
 	error_clear(&h->err);
+	/* git offers no gate before a rebase rewrites commits: say so after */
+	if (branch && h->base && !strcmp(branch, h->base) && old.nr &&
+	    check_on(h, "base"))
+		say(h, "warning: ",
+		    "'%s' is the campaign's base branch: %zu of its commits "
+		    "were rewritten here",
+		    branch, old.nr);
 	announce_children(&w);
 	free(branch);
 	strvec_clear(&old);
@@ -515,8 +577,10 @@ int hooks_run(struct buf *report, const char *name, int nargs,
 	h.remote = gitlite_get(&h.g, "campaign.remote");
 	if (!h.remote)
 		h.remote = "origin";
-	if (!strcmp(name, "pre-commit"))
+	if (!strcmp(name, "pre-commit") || !strcmp(name, "pre-merge-commit"))
 		rc = pre_commit(&h);
+	else if (!strcmp(name, "prepare-commit-msg"))
+		rc = prepare_commit_msg(&h, nargs, args);
 	else if (!strcmp(name, "commit-msg"))
 		rc = commit_msg(&h, nargs, args);
 	else if (!strcmp(name, "pre-push"))
@@ -529,6 +593,7 @@ int hooks_run(struct buf *report, const char *name, int nargs,
 		rc = tool_failed(&h);
 out:
 	stack_model_release(&h.model);
+	strvec_clear(&h.cmd);
 	gitlite_release(&h.g);
 	return rc;
 }

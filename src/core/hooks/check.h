@@ -14,7 +14,10 @@ extern const char *const hooks_names[];
 
 /*
  * Runs hook name ("pre-commit", "commit-msg", "pre-push", "post-rewrite",
- * "post-commit") with git's arguments args[0..nargs-1]; in is the hook's
+ * "post-commit", "pre-merge-commit" (pre-commit's checks for git merge),
+ * "prepare-commit-msg" (pre-commit's and commit-msg's checks for the
+ * commits git cherry-pick and git revert make, nothing for others)) with
+ * git's arguments args[0..nargs-1]; in is the hook's
  * standard input (pre-push, post-rewrite read it). What the user must see
  * is appended to report as whole lines ("error: ", "hint: ", "warning: ",
  * "fatal: "); the caller prints it on stderr. Returns the exit status: 0

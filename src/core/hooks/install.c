@@ -544,6 +544,8 @@ void hooks_framework_snippet(struct buf *out, const struct hooks_where *w)
 		{"pre-push", "push", 0},
 		{"post-commit", "post-commit", 0},
 		{"post-rewrite", "post-rewrite", 0},
+		{"pre-merge-commit", "merge-commit", 0},
+		{"prepare-commit-msg", "prepare-commit-msg", 1},
 	};
 	size_t i;
 
@@ -559,7 +561,9 @@ void hooks_framework_snippet(struct buf *out, const struct hooks_where *w)
 		      "#   pre-commit install --hook-type pre-commit "
 		      "--hook-type commit-msg \\\n"
 		      "#     --hook-type pre-push --hook-type post-commit "
-		      "--hook-type post-rewrite\n"
+		      "--hook-type post-rewrite \\\n"
+		      "#     --hook-type pre-merge-commit --hook-type "
+		      "prepare-commit-msg\n"
 		      "-   repo: local\n    hooks:\n");
 	for (i = 0; i < sizeof(hooks) / sizeof(*hooks); i++) {
 		buf_addf(out, "    -   id: git-campaign-%s\n", hooks[i].name);

@@ -230,7 +230,31 @@ out:
 	return rc;
 }
 
-/* The first line after the subject that is not blank, in *p, *n. */
+/* 1 when p[0..n) is "PREFIX<hex object name>SUFFIX". */
+static int names_commit(const char *p, size_t n, const char *prefix,
+			const char *suffix)
+{
+	size_t a = strlen(prefix), z = strlen(suffix), i;
+
+	if (n < a + z + 7 || n > a + z + 64 || strncmp(p, prefix, a) ||
+	    strncmp(p + n - z, suffix, z))
+		return 0;
+	for (i = a; i < n - z; i++)
+		if (!strchr("0123456789abcdef", p[i]))
+			return 0;
+	return 1;
+}
+
+/* The lines git itself writes into a message: cherry-pick -x's trailer and
+ * revert's body. They are git's, as the bodies of merges are. */
+static int git_line(const char *p, size_t n)
+{
+	return names_commit(p, n, "(cherry picked from commit ", ")") ||
+	       names_commit(p, n, "This reverts commit ", ".");
+}
+
+/* The first line after the subject that is neither blank nor git's own,
+ * in *p, *n. */
 static size_t body_line(const char *msg, const char **p, size_t *n)
 {
 	struct line_iter it = {msg, 0};
@@ -238,7 +262,7 @@ static size_t body_line(const char *msg, const char **p, size_t *n)
 	if (!next_line(&it, p, n))
 		return 0;
 	while (next_line(&it, p, n))
-		if (*n)
+		if (*n && !git_line(*p, *n))
 			return it.no;
 	return 0;
 }

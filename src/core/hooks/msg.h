@@ -36,7 +36,9 @@ struct msg_rules {
  * when a deny pattern is not a valid regular expression. "fixup!" and
  * "squash!" messages keep their bodies (git folds them in at rebase
  * --autosquash); the body of an "amend!" message, which replaces the
- * amended commit's message, is judged as a message.
+ * amended commit's message, is judged as a message. The lines git writes
+ * itself, "(cherry picked from commit X)" (cherry-pick -x) and "This
+ * reverts commit X." (revert), are not a body.
  */
 int hooks_msg_check(const char *msg, const struct msg_rules *rules,
 		    struct error *err);
