@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "io/db.h"
 #include "io/repo.h"
 #include "util/options.h"
 #include "util/suggest.h"
@@ -127,6 +128,18 @@ static int check_stdout(int status)
 	return status;
 }
 
+/* Says once, after the command, that its opening of the database
+ * upgraded the schema and where the old one is kept. */
+static void note_backup(const struct ctx *ctx)
+{
+	if (ctx->db_backup)
+		fprintf(stderr,
+			"note: upgraded the database from schema %d to %d; "
+			"the old one is kept as '%s'\n",
+			ctx->db_backup_from, db_schema_version(),
+			ctx->db_backup);
+}
+
 static int run(int argc, const char **argv)
 {
 	const struct command *cmd;
@@ -173,6 +186,7 @@ static int run(int argc, const char **argv)
 	status = cmd->fn(argc - 1, argv + 1, &ctx);
 	if (cmd->flags & CMD_UMBRELLA_AUTO)
 		status = cmd_umbrella_auto(&ctx, status);
+	note_backup(&ctx);
 	ctx_release(&ctx);
 	return status;
 }

@@ -17,6 +17,8 @@
 struct db {
 	sqlite3 *h;
 	char *path;
+	char *backup; /* the copy kept before a migration, or NULL */
+	int backup_version;
 };
 
 /* how long a statement waits for another process's write to finish */
@@ -584,6 +586,54 @@ static void configure_sqlite(void)
 	sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 }
 
+/* Before the first migration step, a copy of the database as it is, at
+ * PATH.vN.bak: a newer build's upgrade must not leave the older build
+ * locked out with nothing to go back to. VACUUM INTO writes a consistent
+ * copy (the WAL folded in) and refuses a file that exists: one there
+ * already is an earlier copy of the same schema and is kept. */
+static int keep_copy(struct db *db, int version, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	char *bak = xasprintf("%s.v%d.bak", db->path, version);
+	struct stat sb;
+	int rc;
+
+	if (lstat(bak, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		goto done;
+	if ((rc = db_prepare(&st, db, "VACUUM INTO ?1", err)) < 0)
+		goto fail;
+	sqlite3_bind_text(st, 1, bak, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	/* another process may have made the same copy meanwhile */
+	if (rc != SQLITE_DONE &&
+	    !(lstat(bak, &sb) == 0 && S_ISREG(sb.st_mode))) {
+		rc = error_sqlite(err, db, rc,
+				  "cannot keep a copy of database '%s' "
+				  "before upgrading it",
+				  db->path);
+		error_hint(
+			err,
+			"the upgrade keeps a copy at '%s' first: "
+			"nothing was changed; make room for it and try again",
+			bak);
+		goto fail;
+	}
+done:
+	db->backup = bak;
+	db->backup_version = version;
+	return 0;
+fail:
+	free(bak);
+	return rc;
+}
+
+const char *db_backup(struct db *db, int *version)
+{
+	*version = db->backup_version;
+	return db->backup;
+}
+
 int db_open(struct db **out, const char *path, int flags, struct error *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -640,6 +690,9 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 	if (!memory && version < db_schema_version() &&
 	    (rc = db_exec(db, "PRAGMA journal_mode = WAL", err)) < 0)
 		goto fail;
+	if (!memory && version > 0 && version < db_schema_version() &&
+	    (rc = keep_copy(db, version, err)) < 0)
+		goto fail;
 	if (version < db_schema_version() &&
 	    (rc = db_migrate(db, db_schema_version(), err)) < 0)
 		goto fail;
@@ -656,5 +709,6 @@ void db_close(struct db *db)
 		return;
 	sqlite3_close_v2(db->h);
 	free(db->path);
+	free(db->backup);
 	free(db);
 }

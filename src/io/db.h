@@ -33,6 +33,10 @@ void db_close(struct db *db);
 sqlite3 *db_handle(struct db *db);
 /* The path given to db_open, borrowed. */
 const char *db_path(struct db *db);
+/* The copy db_open kept before it upgraded the database's schema
+ * (PATH.vN.bak, N the old version, in *version), borrowed; NULL when it
+ * upgraded nothing. */
+const char *db_backup(struct db *db, int *version);
 
 /*
  * The database's path, a new string the caller frees: GIT_CAMPAIGN_DB when

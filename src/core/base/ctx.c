@@ -113,6 +113,7 @@ int ctx_db_path(char **out, struct ctx *ctx)
 
 int ctx_db(struct db **out, struct ctx *ctx, int flags)
 {
+	const char *bak;
 	char *path = NULL;
 	int rc;
 
@@ -124,6 +125,10 @@ int ctx_db(struct db **out, struct ctx *ctx, int flags)
 		free(path);
 		if (rc < 0)
 			return rc;
+		if ((bak = db_backup(ctx->db, &ctx->db_backup_from))) {
+			free(ctx->db_backup);
+			ctx->db_backup = xstrdup(bak);
+		}
 	}
 	*out = ctx->db;
 	return 0;
@@ -167,7 +172,9 @@ void ctx_release(struct ctx *ctx)
 		free(ctx->lite);
 		ctx->lite = NULL;
 	}
+	free(ctx->db_backup);
 	ctx->db = NULL;
+	ctx->db_backup = NULL;
 	ctx->cfg = NULL;
 	ctx->repo = NULL;
 	error_clear(&ctx->err);

@@ -16,11 +16,15 @@ struct ctx {
 	git_repository *repo; /* NULL until ctx_repo() */
 	struct gitcfg *cfg;   /* NULL until ctx_config() */
 	struct db *db;	      /* NULL until ctx_db() */
+	char *db_backup;      /* the copy opening the database kept before
+				 it upgraded the schema (db_backup), or
+				 NULL; it outlives ctx_db_close() */
+	int db_backup_from;   /* the schema that copy has */
 };
 
 #define CTX_INIT                                                               \
 	{                                                                      \
-		ERROR_INIT, NULL, NULL, NULL, NULL                             \
+		ERROR_INIT, NULL, NULL, NULL, NULL, NULL, 0                    \
 	}
 
 /* The repository's files as gitlite reads them (without libgit2): its git
