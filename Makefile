@@ -83,7 +83,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRCS := $(sort $(wildcard man/*.scd))
 MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 
-.PHONY: all deps deps-lint check test demo asan install lint clean man unit \
+.PHONY: all deps deps-lint check test demo asan install uninstall lint clean man unit \
 	fuzz depcheck compile_commands
 .DELETE_ON_ERROR:
 
@@ -282,6 +282,28 @@ install: all
 				$(DESTDIR)$(PREFIX)/share/git-campaign/$$d/$$f; \
 		done; \
 	done
+
+# Removes exactly what install put, and the folders of its own that are
+# then empty; the shared ones (bin, man1, ...) stay.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/git-campaign \
+		$(DESTDIR)$(PREFIX)/bin/git-campaign-hook
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir \
+		$(filter %.1,$(MANS)))) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir \
+		$(filter %.5,$(MANS))))
+	for d in hooks templates; do \
+		[ -d $$d ] || continue; \
+		(cd $$d && find . -type f) | while read -r f; do \
+			rm -f $(DESTDIR)$(PREFIX)/share/git-campaign/$$d/$$f; \
+		done; \
+		[ ! -d $(DESTDIR)$(PREFIX)/share/git-campaign/$$d ] || \
+		find $(DESTDIR)$(PREFIX)/share/git-campaign/$$d -depth \
+			-type d -empty -delete; \
+	done
+	[ ! -d $(DESTDIR)$(PREFIX)/share/git-campaign ] || \
+		rmdir --ignore-fail-on-non-empty \
+		$(DESTDIR)$(PREFIX)/share/git-campaign
 
 FORMATTED := $(SRCS) $(wildcard src/*.c src/*/*.h src/*/*/*.h tests/unit/*.c \
 	tests/unit/*.h tests/fuzz/*.c tests/stub/*.c tests/driver/*.c)
