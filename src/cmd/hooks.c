@@ -120,7 +120,8 @@ static int install(struct ctx *ctx, const struct hooks_where *w, int force,
 	}
 	if (hooks_install(w, &ctx->err) < 0)
 		return cmd_fail(ctx);
-	printf("installed the hooks in %s\n", w->dir);
+	if (!options_quiet())
+		printf("installed the hooks in %s\n", w->dir);
 	return 0;
 }
 
@@ -176,7 +177,7 @@ static int hooks_uninstall_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (locate(&rc, &w, argc, argv, NULL, uninstall_usage, ctx) < 0)
 		return rc;
 	rc = hooks_uninstall(&w, &ctx->err) < 0 ? cmd_fail(ctx) : 0;
-	if (!rc)
+	if (!rc && !options_quiet())
 		printf("removed the hooks from %s\n", w.dir);
 	hooks_where_release(&w);
 	return rc;

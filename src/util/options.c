@@ -54,6 +54,21 @@ void options_set_man(int (*fn)(const char *page))
 	show_man = fn;
 }
 
+/* The options every command takes, as git's porcelain does (set once per
+ * process; a command's own -q or --color takes precedence). */
+static int quiet;
+static enum options_color color_mode = OPTIONS_COLOR_UNSET;
+
+int options_quiet(void)
+{
+	return quiet;
+}
+
+enum options_color options_color_mode(void)
+{
+	return color_mode;
+}
+
 int parse_options_status(int n)
 {
 	return n == PARSE_OPTIONS_DONE ? 0 : 129;
@@ -263,11 +278,47 @@ static int parse_short_cluster(int argc, const char **argv, int *i,
 	return 0;
 }
 
+/* -q, --quiet, --no-color, --color[=WHEN] when opts does not define them:
+ * 1 when a was one (taken), 0 when not, PARSE_OPTIONS_EXIT on a bad WHEN. */
+static int common_option(const char *a, const struct option *opts,
+			 const char *const *usage)
+{
+	static const char *const whens[] = {"never", "always", "auto", NULL};
+	int neg;
+	size_t i;
+
+	if ((!strcmp(a, "-q") && !find_short(opts, 'q')) ||
+	    (!strcmp(a, "--quiet") && !find_long(opts, "quiet", 5, &neg))) {
+		quiet = 1;
+		return 1;
+	}
+	if (find_long(opts, "color", 5, &neg))
+		return 0;
+	if (!strcmp(a, "--no-color")) {
+		color_mode = OPTIONS_COLOR_NEVER;
+		return 1;
+	}
+	if (!strcmp(a, "--color")) {
+		color_mode = OPTIONS_COLOR_ALWAYS;
+		return 1;
+	}
+	if (strncmp(a, "--color=", 8))
+		return 0;
+	for (i = 0; whens[i]; i++)
+		if (!strcmp(a + 8, whens[i])) {
+			color_mode = (enum options_color)i;
+			return 1;
+		}
+	return bad(usage, opts,
+		   "option '--color' takes never, always or auto, not '%s'",
+		   a + 8);
+}
+
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage)
 {
 	static const struct option none[] = {OPT_END()};
-	int i, n = 0;
+	int i, k, n = 0;
 
 	if (!opts)
 		opts = none;
@@ -293,6 +344,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 				return PARSE_OPTIONS_DONE;
 			usage_print(usage, opts, 0);
 			return PARSE_OPTIONS_EXIT;
+		}
+		if ((k = common_option(a, opts, usage)) != 0) {
+			if (k < 0)
+				return PARSE_OPTIONS_EXIT;
+			continue;
 		}
 		if (a[0] == '-' && a[1] == '-') {
 			if (parse_long(argc, argv, &i, opts, usage) < 0)

@@ -108,6 +108,20 @@ int parse_options_status(int n);
 int usage_error(const char *const *usage, const struct option *opts,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* What -q/--quiet and --color[=WHEN]/--no-color, which parse_options
+ * takes for every command that does not define them itself, asked for:
+ * options_quiet() is 1 after -q (progress and confirmations are then left
+ * out); options_color_mode() is OPTIONS_COLOR_UNSET when neither was
+ * given (the configuration decides). */
+enum options_color {
+	OPTIONS_COLOR_NEVER,
+	OPTIONS_COLOR_ALWAYS,
+	OPTIONS_COLOR_AUTO,
+	OPTIONS_COLOR_UNSET,
+};
+int options_quiet(void);
+enum options_color options_color_mode(void);
+
 /* Sets what "--help" calls to show the man page PAGE ("git-campaign-init"):
  * fn returns 0 when it showed the page, -1 when it could not (having said
  * why on stderr). main sets it once; until then, or with NULL, "--help"
