@@ -3,6 +3,9 @@
 # README.md.  V=1 shows the full commands.
 
 VERSION := $(shell cat VERSION)
+# the build's own version, with the commit (scripts/version.sh): only
+# --version prints it, so only main.o is rebuilt when it changes
+BUILD_VERSION := $(shell sh scripts/version.sh)
 PREFIX ?= /usr/local
 BUILD ?= build
 BIN := $(BUILD)/git-campaign
@@ -90,6 +93,13 @@ MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 all: $(BIN) $(HOOK_BIN) man
 
 man: $(MANS)
+
+$(BUILD)/gen/build-version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BUILD_VERSION)' | cmp -s - $@ || echo '$(BUILD_VERSION)' >$@
+$(BUILD)/obj/main.o: $(BUILD)/gen/build-version
+$(BUILD)/obj/main.o: ALL_CFLAGS += -DGCAMP_BUILD='"$(BUILD_VERSION)"'
+.PHONY: FORCE
 
 $(BIN): $(BUILD)/obj/main.o $(LIB) $(BUILD)/obj/libgit2-stubs.o
 	$(call say,LINK,$@)

@@ -16,6 +16,10 @@
 #ifndef GCAMP_VERSION
 #define GCAMP_VERSION "unknown"
 #endif
+/* VERSION with the commit it was built from (scripts/version.sh) */
+#ifndef GCAMP_BUILD
+#define GCAMP_BUILD GCAMP_VERSION
+#endif
 
 struct command {
 	const char *name;
@@ -155,7 +159,8 @@ static int run(int argc, const char **argv)
 		return 129;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("git-campaign version %s\n", GCAMP_VERSION);
+		printf("git-campaign version %s\ndatabase schema %d\n",
+		       GCAMP_BUILD, db_schema_version());
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {

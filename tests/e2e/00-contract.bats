@@ -102,10 +102,22 @@ commands() {
 	done
 }
 
-@test "--version prints the version from VERSION" {
+@test "--version names VERSION, the commit it was built from and the schema" {
 	run git campaign --version
 	assert_success
-	assert_output "git-campaign version $(cat "$SRC_DIR/VERSION")"
+	[[ ${lines[0]} == "git-campaign version $(cat "$SRC_DIR/VERSION")"* ]]
+	# the schema a database it creates has
+	make_repo r develop
+	git -C r campaign init x >/dev/null
+	[ "${lines[1]}" = "database schema $(sqlite3 r/.git/campaign/campaign.db 'PRAGMA user_version')" ]
+	# built from a checkout past the release's tag: the commit, as git
+	# describe names it (scripts/version.sh)
+	v=$(cat "$SRC_DIR/VERSION")
+	if git -C "$SRC_DIR" rev-parse --git-dir >/dev/null 2>&1 &&
+		[ "$(git -C "$SRC_DIR" describe --tags --match "v$v" 2>/dev/null)" != "v$v" ]; then
+		[[ ${lines[0]} =~ ^git-campaign\ version\ $v\.([0-9]+\.)?g[0-9a-f]{7,} ]] ||
+			fail "no commit in '${lines[0]}'"
+	fi
 }
 
 @test "an unknown command is one line naming the closest commands, exit 129" {
