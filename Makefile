@@ -284,6 +284,10 @@ install: all
 	install -m 755 $(HOOK_BIN) $(DESTDIR)$(PREFIX)/bin/git-campaign-hook
 	install -m 644 $(filter %.1,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(filter %.5,$(MANS)) $(DESTDIR)$(PREFIX)/share/man/man5
+	install -D -m 644 contrib/completion/git-campaign.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/git-campaign
+	install -D -m 644 contrib/completion/_git-campaign \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_git-campaign
 	for d in hooks templates; do \
 		[ -d $$d ] || continue; \
 		(cd $$d && find . -type f) | while read -r f; do \
@@ -302,6 +306,8 @@ uninstall:
 		$(filter %.1,$(MANS)))) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir \
 		$(filter %.5,$(MANS))))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/git-campaign \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_git-campaign
 	for d in hooks templates; do \
 		[ -d $$d ] || continue; \
 		(cd $$d && find . -type f) | while read -r f; do \

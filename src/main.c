@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "import/formats.h"
 #include "io/db.h"
 #include "io/repo.h"
 #include "util/options.h"
@@ -157,6 +158,15 @@ static int run(int argc, const char **argv)
 	if (!strcmp(argv[1], "-h")) {
 		print_usage(stdout);
 		return 129;
+	}
+	/* for the shell completion (contrib/completion/): the names
+	 * measure import --format takes, from the one table */
+	if (!strcmp(argv[1], "--list-formats")) {
+		const struct import_format *f;
+
+		for (f = import_formats; f->name; f++)
+			puts(f->name);
+		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("git-campaign version %s\ndatabase schema %d\n",
