@@ -3,7 +3,8 @@
 # 2,000 files), `git commit --allow-empty -m x` with no hook, with empty
 # shell hooks, and with git-campaign's hooks, taken in turn in one run so
 # that the machine's load falls on all three alike; prints each median and
-# the ratios. Target: ours / empty <= 1.3.
+# the ratios. Target: ours / empty <= 1.3. With Debian's pre-commit on
+# PATH, a fourth row: the same hooks run by the pre-commit framework.
 #
 #   bench/hooks.sh [RUNS] [BUILD_DIR]     (defaults: 200, ./build)
 set -euo pipefail
@@ -57,12 +58,33 @@ for h in pre-commit commit-msg post-commit; do
 done
 git -c core.hooksPath="$work/ours" campaign hooks install --force >/dev/null
 
-declare -A times
 kinds=(none empty ours)
+# the same hooks through the pre-commit framework (Debian's pre-commit),
+# as a repository with a .pre-commit-config.yaml runs them: the block
+# `hooks install` prints, and the framework's scripts for the three hook
+# types a commit runs
+if command -v pre-commit >/dev/null; then
+	export PRE_COMMIT_HOME="$work/pre-commit-home"
+	echo 'repos:' >.pre-commit-config.yaml
+	git campaign hooks install 2>/dev/null | grep -v '^#' \
+		>>.pre-commit-config.yaml
+	git add .pre-commit-config.yaml
+	git -c core.hooksPath="$work/none" commit -q -m 'framework config'
+	git init -q "$work/fw-repo"
+	(cd "$work/fw-repo" && cp ../repo/.pre-commit-config.yaml . &&
+		pre-commit install -t pre-commit -t commit-msg \
+			-t post-commit >/dev/null)
+	cp -r "$work/fw-repo/.git/hooks" "$work/framework"
+	kinds+=(framework)
+else
+	echo "note: no pre-commit on PATH: the framework row is left out" >&2
+fi
+
+declare -A times
 for ((i = 0; i < runs; i++)); do
-	for ((k = 0; k < 3; k++)); do
+	for ((k = 0; k < ${#kinds[@]}; k++)); do
 		# rotate the order so no kind always follows the same one
-		kind=${kinds[(i + k) % 3]}
+		kind=${kinds[(i + k) % ${#kinds[@]}]}
 		t0=$EPOCHREALTIME
 		git -c core.hooksPath="$work/$kind" commit -q --allow-empty -m x
 		t1=$EPOCHREALTIME
@@ -80,6 +102,12 @@ printf 'git commit --allow-empty, median of %d each, in ms:\n' "$runs"
 printf '  no hook            %8s\n' "$none"
 printf '  empty shell hooks  %8s\n' "$empty"
 printf '  git-campaign hooks %8s\n' "$ours"
+if [ -n "${times[framework]:-}" ]; then
+	fw=$(printf '%s' "${times[framework]}" | median)
+	printf '  the same, through the pre-commit framework %8s\n' "$fw"
+	awk -v o="$ours" -v f="$fw" 'BEGIN {
+		printf "ratio framework / ours:   %.1f\n", f / o }'
+fi
 awk -v n="$none" -v e="$empty" -v o="$ours" 'BEGIN {
 	printf "ratio ours / empty hooks: %.2f (target <= 1.30)\n", o / e
 	printf "ratio ours / no hook:     %.2f\n", o / n
