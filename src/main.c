@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "import/formats.h"
 #include "io/db.h"
+#include "io/gitlite.h"
+#include "io/proc.h"
 #include "io/repo.h"
 #include "util/options.h"
 #include "util/suggest.h"
@@ -145,12 +148,71 @@ static void note_backup(const struct ctx *ctx)
 			ctx->db_backup);
 }
 
+/* The outputs long enough to page, as git pages log and show: a command,
+ * and its subcommand where it has them. */
+static const struct {
+	const char *cmd, *sub;
+} paged[] = {
+	{"measure", "show"}, {"measure", "log"},  {"stack", "show"},
+	{"resume", NULL},    {"finding", "list"}, {"pr", "body"},
+	{"tests", "diff"},
+};
+
+/*
+ * Starts git's pager for cmd, as git decides for its own commands: only
+ * when standard output is a terminal and no pager runs already (git
+ * itself may page us, for `git -p campaign` or pager.campaign); for the
+ * long outputs above by default, for any command with -p, for none with
+ * --no-pager; pager.campaign.CMD (a boolean) says otherwise per command.
+ * The pager is git's own choice: `git var GIT_PAGER` (GIT_PAGER,
+ * core.pager, PAGER, less), and "cat" means none.
+ */
+static void start_pager(struct ctx *ctx, const char *cmd, const char *sub,
+			int forced)
+{
+	static const char *const var[] = {"var", "GIT_PAGER", NULL};
+	struct proc_result r = PROC_RESULT_INIT;
+	struct gitlite *g;
+	char key[128];
+	size_t i;
+	int on = 0;
+
+	if (forced == 0 || !isatty(STDOUT_FILENO) || getenv("GIT_PAGER_IN_USE"))
+		return;
+	for (i = 0; i < sizeof(paged) / sizeof(*paged); i++)
+		if (!strcmp(paged[i].cmd, cmd) &&
+		    (!paged[i].sub || (sub && !strcmp(paged[i].sub, sub))))
+			on = 1;
+	snprintf(key, sizeof(key), "pager.campaign.%s", cmd);
+	if (ctx_lite(&g, ctx) == 0)
+		on = gitlite_get_bool(g, key, on);
+	error_clear(&ctx->err);
+	if (forced < 0 && !on)
+		return;
+	if (proc_git(&r, var, NULL, &ctx->err) == 0 && r.status == 0) {
+		proc_last_line(&r.err, r.out.ptr ? r.out.ptr : "");
+		if (r.err.len && strcmp(r.err.ptr, "cat") &&
+		    proc_pager_start(r.err.ptr, &ctx->err) == 0)
+			setenv("GIT_PAGER_IN_USE", "true", 1);
+	}
+	error_clear(&ctx->err);
+	proc_result_release(&r);
+}
+
 static int run(int argc, const char **argv)
 {
 	const struct command *cmd;
 	struct ctx ctx = CTX_INIT;
-	int status;
+	int status, pager = -1;
 
+	/* git's own: -p/--paginate and --no-pager before the command */
+	while (argc > 1 &&
+	       (!strcmp(argv[1], "-p") || !strcmp(argv[1], "--paginate") ||
+		!strcmp(argv[1], "--no-pager"))) {
+		pager = strcmp(argv[1], "--no-pager") != 0;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		print_usage(stderr);
 		return 129;
@@ -198,6 +260,7 @@ static int run(int argc, const char **argv)
 	 * the rest may call libgit2 anywhere */
 	if (!(cmd->flags & CMD_LITE))
 		repo_lib_init();
+	start_pager(&ctx, cmd->name, argc > 2 ? argv[2] : NULL, pager);
 	status = cmd->fn(argc - 1, argv + 1, &ctx);
 	if (cmd->flags & CMD_UMBRELLA_AUTO)
 		status = cmd_umbrella_auto(&ctx, status);
@@ -213,5 +276,7 @@ int main(int argc, char **argv)
 	options_set_man(cmd_show_man);
 	status = run(argc, (const char **)argv);
 	repo_lib_shutdown();
-	return check_stdout(status);
+	status = check_stdout(status);
+	proc_pager_finish();
+	return status;
 }

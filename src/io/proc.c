@@ -415,3 +415,66 @@ void proc_git_ancestor(struct strvec *out)
 			return;
 	}
 }
+
+static pid_t pager_pid;
+static int pager_has_stderr;
+
+int proc_pager_start(const char *pager, struct error *err)
+{
+	static const char *const changes[] = {"LESS=FRX", "LV=-c", NULL};
+	const char *argv[] = {"sh", "-c", pager, NULL};
+	const char *add[3] = {NULL, NULL, NULL};
+	struct proc_opts o = {0};
+	int fds[2], pipes[3] = {-1, -1, -1}, rc, n = 0, both;
+	size_t i;
+
+	for (i = 0; changes[i]; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(strchr(changes[i], '=') - changes[i]),
+			 changes[i]);
+		if (!getenv(name))
+			add[n++] = changes[i];
+	}
+	o.env = add;
+	o.inherit_stdio = 1;
+	if (pipe(fds) < 0)
+		return error_set(err, GCAMP_EFATAL, "cannot start the pager: %s",
+				 strerror(errno));
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	pipes[0] = fds[0];
+	if ((rc = spawn(&pager_pid, argv, &o, pipes, err)) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		pager_pid = 0;
+		return rc;
+	}
+	close(fds[0]);
+	fflush(stdout);
+	fflush(stderr);
+	both = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
+	dup2(fds[1], STDOUT_FILENO);
+	if (both)
+		dup2(fds[1], STDERR_FILENO);
+	pager_has_stderr = both;
+	close(fds[1]);
+	return 0;
+}
+
+void proc_pager_finish(void)
+{
+	int status;
+
+	if (!pager_pid)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	/* the pager sees the end of its input once every copy is closed */
+	close(STDOUT_FILENO);
+	if (pager_has_stderr)
+		close(STDERR_FILENO);
+	while (waitpid(pager_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pager_pid = 0;
+}

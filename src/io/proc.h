@@ -90,6 +90,17 @@ int proc_on_path(const char *prog);
  * reads are. */
 void proc_git_ancestor(struct strvec *out);
 
+/* Starts the pager command (a shell command line, as git's core.pager)
+ * with our standard output (and standard error, when it is the same
+ * terminal) going into it, and LESS=FRX and LV=-c in its environment
+ * unless set, as git starts its pager. 0, or GCAMP_EFATAL when it could
+ * not be started (our output is then left as it was). Call
+ * proc_pager_finish() before exiting. */
+int proc_pager_start(const char *pager, struct error *err);
+/* Flushes and closes our end of the pager and waits for it to exit (the
+ * user may read on). Does nothing when no pager was started. */
+void proc_pager_finish(void);
+
 /* Frees the captured output and resets out to PROC_RESULT_INIT. Accepts
  * NULL. */
 void proc_result_release(struct proc_result *out);
