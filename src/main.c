@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	{"belongs", cmd_belongs, 0,
 	 "allow the next commit on this branch into its open PR"},
 	{"config", cmd_config, 0, "read and write the campaign's settings"},
+	{"deinit", cmd_deinit, 0,
+	 "undo init: the hooks, the settings, with --all the local data"},
 	{"env", cmd_env, 0,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"finding", cmd_finding, CMD_UMBRELLA_AUTO,
