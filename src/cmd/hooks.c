@@ -70,7 +70,7 @@ static void print_state(const struct hooks_where *w, const char *name)
 static int show_status(const struct hooks_where *w)
 {
 	size_t i;
-	char *prog;
+	char *prog = NULL;
 
 	printf("directory  %s%s\n", w->dir,
 	       w->from_hookspath ? " (core.hooksPath)" : "");
