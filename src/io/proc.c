@@ -440,8 +440,8 @@ int proc_pager_start(const char *pager, struct error *err)
 	o.env = add;
 	o.inherit_stdio = 1;
 	if (pipe(fds) < 0)
-		return error_set(err, GCAMP_EFATAL, "cannot start the pager: %s",
-				 strerror(errno));
+		return error_set(err, GCAMP_EFATAL,
+				 "cannot start the pager: %s", strerror(errno));
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	pipes[0] = fds[0];
 	if ((rc = spawn(&pager_pid, argv, &o, pipes, err)) < 0) {
