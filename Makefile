@@ -4,7 +4,9 @@
 
 VERSION := $(shell cat VERSION)
 # the build's own version, with the commit (scripts/version.sh): only
-# --version prints it, so only main.o is rebuilt when it changes
+# --version prints it, so only main.o and hook-main.o are rebuilt when it
+# changes (the programs are linked aside and renamed into place, so that a
+# test running them never sees half a file)
 BUILD_VERSION := $(shell sh scripts/version.sh)
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -97,18 +99,19 @@ man: $(MANS)
 $(BUILD)/gen/build-version: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BUILD_VERSION)' | cmp -s - $@ || echo '$(BUILD_VERSION)' >$@
-$(BUILD)/obj/main.o: $(BUILD)/gen/build-version
-$(BUILD)/obj/main.o: ALL_CFLAGS += -DGCAMP_BUILD='"$(BUILD_VERSION)"'
+$(BUILD)/obj/main.o $(BUILD)/obj/hook-main.o: $(BUILD)/gen/build-version
+$(BUILD)/obj/main.o $(BUILD)/obj/hook-main.o: \
+	ALL_CFLAGS += -DGCAMP_BUILD='"$(BUILD_VERSION)"'
 .PHONY: FORCE
 
 $(BIN): $(BUILD)/obj/main.o $(LIB) $(BUILD)/obj/libgit2-stubs.o
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB) $(GIT_LIBS) \
-		$(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@.tmp $(BUILD)/obj/main.o $(LIB) \
+		$(GIT_LIBS) $(PKG_LIBS) && mv -f $@.tmp $@
 
 $(HOOK_BIN): $(BUILD)/obj/hook-main.o $(LIB)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SQLITE_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@.tmp $^ $(SQLITE_LIBS) -lm && mv -f $@.tmp $@
 
 $(LIB): $(OBJS)
 	$(call say,AR,$@)

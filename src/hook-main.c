@@ -14,6 +14,10 @@
 #include "util/options.h"
 #include "util/xalloc.h"
 
+#ifndef GCAMP_BUILD
+#define GCAMP_BUILD GCAMP_VERSION
+#endif
+
 int main(int argc, char **argv)
 {
 	static char name[] = "hook";
@@ -22,6 +26,10 @@ int main(int argc, char **argv)
 	size_t i;
 	int status;
 
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("git-campaign-hook version %s\n", GCAMP_BUILD);
+		return 0;
+	}
 	base = base ? base + 1 : argv[0];
 	for (i = 0; hooks_names[i]; i++) {
 		size_t n = strlen(hooks_names[i]);

@@ -40,6 +40,8 @@ static const struct command commands[] = {
 	{"config", cmd_config, 0, "read and write the campaign's settings"},
 	{"deinit", cmd_deinit, 0,
 	 "undo init: the hooks, the settings, with --all the local data"},
+	{"doctor", cmd_doctor, 0,
+	 "check the installation and the machine, changing nothing"},
 	{"env", cmd_env, 0,
 	 "the machine fingerprint: CPU, OS, JDK, GPUs, backend"},
 	{"finding", cmd_finding, CMD_UMBRELLA_AUTO,

@@ -20,6 +20,7 @@ int cmd_hook(int argc, const char **argv, struct ctx *ctx);
 int cmd_hooks(int argc, const char **argv, struct ctx *ctx);
 int cmd_hypo(int argc, const char **argv, struct ctx *ctx);
 int cmd_deinit(int argc, const char **argv, struct ctx *ctx);
+int cmd_doctor(int argc, const char **argv, struct ctx *ctx);
 int cmd_init(int argc, const char **argv, struct ctx *ctx);
 int cmd_measure(int argc, const char **argv, struct ctx *ctx);
 int cmd_ncu(int argc, const char **argv, struct ctx *ctx);
