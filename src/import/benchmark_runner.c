@@ -251,6 +251,18 @@ static int add_metric(struct import_set *out, struct bm_ctx *c,
 	return 1;
 }
 
+/* Whether v, printed with Java's %e, kept its whole exponent of two
+ * digits or more ("8.1e+03"); %e also prints NaN and Infinity. */
+static int full_exponent(const char *v)
+{
+	const char *e = strpbrk(v, "eE");
+
+	if (strstr(v, "NaN") || strstr(v, "Infinity"))
+		return 1;
+	return e && (e[1] == '+' || e[1] == '-') &&
+	       strspn(e + 2, "0123456789") >= 2;
+}
+
 /* What was measured, whatever its value looks like. */
 static int is_config_key(const char *key)
 {
@@ -263,7 +275,7 @@ static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 	struct bm_field f[BM_MAX_FIELDS], cfg[BM_MAX_FIELDS];
 	int is_metric[BM_MAX_FIELDS];
 	int n, ncfg = 0, i, nmetric = 0, profiler = 0, device = 0, name = 0;
-	int rc;
+	int summary = 0, best = 0, rc;
 
 	n = split_fields(s, f);
 	if (n <= 0)
@@ -285,7 +297,13 @@ static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 		    !strncmp(f[i].key, "copyOut", 7))
 			profiler = 1;
 		device |= !strcmp(f[i].key, "device");
-		name |= !strcmp(f[i].key, "deviceName");
+		/* getPreciseSummary() (and the older average=... form)
+		 * opens with average and always reaches best */
+		summary |= !strcmp(f[i].key, "average(ns)") ||
+			   !strcmp(f[i].key, "average");
+		if (!strcmp(f[i].key, "best(ns)") || !strcmp(f[i].key, "best"))
+			best = i + 1;
+		name |= !strcmp(f[i].key, "deviceName") && *f[i].val;
 		is_metric[i] = !is_config_key(f[i].key) &&
 			       (find_known(f[i].key, klen) || paren ||
 				bm_number(&v, f[i].val, &pct) != -1);
@@ -300,17 +318,23 @@ static int parse_bm_line(struct import_set *out, struct bm_ctx *c, char *s)
 	}
 	if (!nmetric)
 		return bm_bad(c, "measurements after 'bm=%.64s'", f[0].val);
-	/* every device line ends with its device's name: without it the
-	 * line was cut short */
-	if (device && !name)
-		return bm_bad(c,
-			      "'deviceName=' at the end of the line of "
-			      "'bm=%.64s'",
-			      f[0].val);
 	for (i = 0; i < n; i++)
 		if (is_metric[i] &&
 		    (rc = add_metric(out, c, &f[i], cfg, ncfg, profiler)) < 0)
 			return rc;
+	/* best is printed with %e: a value without its exponent was cut */
+	if (summary && (!best || !full_exponent(f[best - 1].val)))
+		return bm_bad(c,
+			      "'best(ns)=' with a %%e number at the end of "
+			      "the summary of 'bm=%.64s'",
+			      f[0].val);
+	/* every device line and every profiler line ends with its device's
+	 * name: without it the line was cut short */
+	if ((device || profiler) && !name)
+		return bm_bad(c,
+			      "'deviceName=' at the end of the line of "
+			      "'bm=%.64s'",
+			      f[0].val);
 	return 0;
 }
 

@@ -133,6 +133,58 @@ static inline void check_prefixes(const char *format, const char *data,
 	}
 }
 
+/* Whether set holds a record equal to r: metric, value, unit, stat and,
+ * when with_config, config. */
+static inline int holds_rec(const struct import_set *set,
+			    const struct import_rec *r, int with_config)
+{
+	size_t i, j;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct import_rec *q = &set->recs[i];
+		int same = !strcmp(q->metric, r->metric) &&
+			   q->value == r->value && !strcmp(q->stat, r->stat) &&
+			   !q->unit == !r->unit &&
+			   (!q->unit || !strcmp(q->unit, r->unit)) &&
+			   (!with_config || q->config.nr == r->config.nr);
+
+		for (j = 0; same && with_config && j < r->config.nr; j++)
+			same = !strcmp(q->config.v[j], r->config.v[j]);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every prefix of data that parses gives only records of the whole
+ * input, with their whole values: a cut input is refused or reads as
+ * less, never as a wrong number. with_config: of the same config too (a
+ * cut name may read as another name where the format cannot tell). */
+static inline void check_prefix_values(const char *format, const char *data,
+				       size_t len, int with_config)
+{
+	struct import_set whole = IMPORT_SET_INIT;
+	struct error err = ERROR_INIT;
+	size_t step = len > 4096 ? len / 2048 : 1, n, i;
+
+	assert_int_equal(parse_as(format, data, len, &whole, &err), 0);
+	for (n = 1; n < len; n += step) {
+		struct import_set set = IMPORT_SET_INIT;
+		struct error e = ERROR_INIT;
+
+		if (parse_as(format, data, n, &set, &e) == 0)
+			for (i = 0; i < set.nr; i++)
+				if (!holds_rec(&whole, &set.recs[i],
+					       with_config))
+					fail_msg("prefix %zu reads '%s' as "
+						 "%g, not in the whole input",
+						 n, set.recs[i].metric,
+						 set.recs[i].value);
+		import_set_release(&set);
+	}
+	import_set_release(&whole);
+}
+
 /* Bytes of data overwritten one at a time with bytes that matter to
  * parsers: never a crash, a read past the end, or an error without a
  * place. */

@@ -198,6 +198,41 @@ static void truncated(void **state)
 	free(data);
 }
 
+static void a_cut_summary_or_profiler_line_is_refused(void **state)
+{
+	static const char *const fixtures[] = {
+		"benchmark-runner/head.txt",
+		"benchmark-runner/profiler.txt",
+		"benchmark-runner/old.txt",
+		"benchmark-runner/skipserial.txt",
+	};
+	size_t i, len;
+
+	(void)state;
+	/* cut inside median(ns)=5.394000e+04 of the reference line */
+	expect_error("Performance: bm=saxpy-100000-512, id=java-reference, "
+		     "average(ns)=5.411360e+04, median(ns)=5.3",
+		     "in.txt:1: expected 'best(ns)=' with a %e number at the "
+		     "end of the summary of 'bm=saxpy-100000-512'");
+	/* cut inside best(ns)=5.100000e+04 */
+	expect_error("Performance: bm=s, id=java-reference, "
+		     "average(ns)=5.411360e+04, median(ns)=5.394000e+04, "
+		     "firstIteration(ns)=9.100000e+05, best(ns)=5.1",
+		     "in.txt:1: expected 'best(ns)=' with a %e number at the "
+		     "end of the summary of 'bm=s'");
+	/* cut inside copyInAvg=650.0 of the profiler line */
+	expect_error("Performance: bm=saxpy-100000-512, id=0:0, "
+		     "kernelMin=3310, kernelAvg=3412.5, copyInAvg=65",
+		     "in.txt:1: expected 'deviceName=' at the end of the line "
+		     "of 'bm=saxpy-100000-512'");
+	for (i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++) {
+		char *data = fixture(fixtures[i], &len);
+
+		check_prefix_values("benchmark-runner", data, len, 0);
+		free(data);
+	}
+}
+
 static void detection(void **state)
 {
 	static const char *const others[] = {
@@ -236,6 +271,7 @@ int main(void)
 		cmocka_unit_test(units_and_other_fields),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(truncated),
+		cmocka_unit_test(a_cut_summary_or_profiler_line_is_refused),
 		cmocka_unit_test(detection),
 	};
 
