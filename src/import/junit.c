@@ -67,6 +67,29 @@ static void tally(struct jstate *st)
 	}
 }
 
+/* The outcome some writers put in a status attribute rather than in a
+ * child: ctest writes status="disabled" with no child for a DISABLED test
+ * (which its summary leaves out of the count of tests run), "notrun" with
+ * a <skipped/> child, "fail" with a <failure/> child, "run" for a pass. A
+ * test that did not run is skipped, never passed. */
+static void case_status(struct jstate *st, const char *status)
+{
+	static const char *const not_run[] = {"disabled", "notrun", "skipped",
+					       "ignored", NULL};
+	size_t i;
+
+	if (!status)
+		return;
+	for (i = 0; not_run[i]; i++)
+		if (!strcmp(status, not_run[i]))
+			st->has_skipped = 1;
+	if (!strcmp(status, "fail") || !strcmp(status, "failed") ||
+	    !strcmp(status, "failure"))
+		st->has_failure = 1;
+	else if (!strcmp(status, "error"))
+		st->has_error = 1;
+}
+
 static int open_testcase(struct jstate *st, struct xml_reader *x,
 			 struct error *err)
 {
@@ -94,6 +117,7 @@ static int open_testcase(struct jstate *st, struct xml_reader *x,
 	st->case_depth = x->depth;
 	st->has_failure = st->has_error = 0;
 	st->has_skipped = st->has_flaky = 0;
+	case_status(st, xml_attr(x, "status"));
 	return 0;
 }
 
