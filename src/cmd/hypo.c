@@ -343,6 +343,18 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 			  "hypothesis %lld is %s already", id, h.state);
 		goto fail;
 	}
+	/* a number without a unit is as unknown as one in another unit */
+	if (h.unit && *h.unit && (!m.unit || !*m.unit)) {
+		error_set(&ctx->err, GCAMP_EUSAGE,
+			  "the probe's metric has no unit but hypothesis "
+			  "%lld predicts '%s'",
+			  id, h.unit);
+		error_hint(&ctx->err,
+			   "read the number in its unit: --metric "
+			   "'re:REGEX;unit=%s'",
+			   h.unit);
+		goto fail;
+	}
 	if (h.unit && m.unit && *m.unit && strcmp(h.unit, m.unit)) {
 		error_set(&ctx->err, GCAMP_EUSAGE,
 			  "the probe measures '%s' but hypothesis %lld "
