@@ -31,8 +31,19 @@ struct tstate {
 	int open;
 	size_t block_cls, block_line;
 	long block[3];
-	int summary; /* the driver printed its FAILED TESTS list */
+	/* the driver's FAILED TESTS list: 0 none, 1 its title seen, 2 inside
+	 * it (after the '=====' under the title), 3 closed by '=====' */
+	int summary;
+	size_t summary_line;
 };
+
+/* "=====...": the rules tornado-test draws around its summary lists. */
+static int is_rule(const char *s)
+{
+	size_t n = strspn(s, "=");
+
+	return n >= 10 && !s[n + strspn(s + n, " \t")];
+}
 
 static size_t tclass_index(struct tstate *st, const char *name, size_t len)
 {
@@ -231,9 +242,14 @@ static int read_line(struct tstate *st, const char *line, struct error *err)
 		return test_ran(st, p, err);
 	if (!strcmp(s, "FAILED TESTS")) {
 		st->summary = 1;
+		st->summary_line = st->lineno;
 		return 0;
 	}
-	if (st->summary && (p = strstr(s, " - [WHITELISTED]: ")))
+	if ((st->summary == 1 || st->summary == 2) && is_rule(s)) {
+		st->summary++;
+		return 0;
+	}
+	if (st->summary == 2 && (p = strstr(s, " - [WHITELISTED]: ")))
 		return whitelisted(st, s, p, err);
 	return 0;
 }
@@ -262,6 +278,16 @@ int tornado_test_parse(struct import_set *out, const char *data, size_t len,
 			       "end of the file",
 			       textscan_path(path), st.lineno,
 			       st.names.v[st.block_cls], st.block_line);
+		goto out;
+	}
+	/* tornado-test always closes the list with a rule: without it the
+	 * output was cut inside the list, and its counts would be low */
+	if (st.summary == 1 || st.summary == 2) {
+		rc = error_set(err, GCAMP_EFATAL,
+			       "%s:%zu: expected a '=====' line to close the "
+			       "FAILED TESTS list (line %zu), found the end "
+			       "of the file",
+			       textscan_path(path), st.lineno, st.summary_line);
 		goto out;
 	}
 	if (!st.names.nr) {

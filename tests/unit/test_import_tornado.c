@@ -87,7 +87,9 @@ static void classes_named_only_by_oom_or_summary(void **state)
 	/* enough new classes to move the counts while one is added */
 	for (i = 0; i < 70; i++)
 		buf_addf(&text, "[FAILED] Test: class \"a.C%d#m\"\n", i);
-	buf_puts(&text, "FAILED TESTS\na.W#m - [WHITELISTED]: YES\n");
+	buf_puts(&text, "=====================\nFAILED TESTS\n"
+			"=====================\na.W#m - [WHITELISTED]: YES\n"
+			"=====================\n");
 	assert_int_equal(parse_str("tornado-test", text.ptr, &set, &err), 0);
 	assert_int_equal(set.nr, 71 * 4);
 	assert_true(rec(&set, "tests.failed", "class=a.C69", END)->value == 1);
@@ -154,8 +156,9 @@ static void malformed(void **state)
 		     "N'");
 	expect_error("Test: class \n",
 		     "in.txt:1: expected a class name after 'Test: class'");
-	expect_error("FAILED TESTS\na.B#m - [WHITELISTED]: MAYBE\n",
-		     "in.txt:2: expected YES or NO after '[WHITELISTED]:'");
+	expect_error("FAILED TESTS\n============\n"
+		     "a.B#m - [WHITELISTED]: MAYBE\n============\n",
+		     "in.txt:3: expected YES or NO after '[WHITELISTED]:'");
 	expect_error("nothing to see\n",
 		     "in.txt:2: expected 'Test: class' lines of tornado-test "
 		     "-V output, found none");
@@ -184,6 +187,73 @@ static void truncated(void **state)
 	import_set_release(&set);
 	check_prefixes("tornado-test", data, len);
 	check_mutations("tornado-test", data, len);
+	free(data);
+}
+
+/* Every prefix of data that ends after FAILED TESTS and before the rule
+ * that closes its list is refused. */
+static void check_cuts_refused(const char *data, size_t len)
+{
+	const char *title = strstr(data, "FAILED TESTS\n");
+	const char *list, *close;
+	size_t n;
+
+	assert_non_null(title);
+	list = strstr(title, "====\n");
+	assert_non_null(list);
+	close = strstr(list + 5, "\n====");
+	assert_non_null(close);
+	for (n = (size_t)(title - data) + 13; n <= (size_t)(close - data) + 1;
+	     n++) {
+		struct import_set set = IMPORT_SET_INIT;
+		struct error err = ERROR_INIT;
+
+		if (parse_as("tornado-test", data, n, &set, &err) == 0)
+			fail_msg("a cut at byte %zu of %zu imports", n, len);
+		import_set_release(&set);
+	}
+}
+
+static void a_summary_cut_inside_its_failed_tests_list_is_refused(void **state)
+{
+	static const char head[] =
+		"Test: class a.TestIf\n"
+		"\tRunning test: test06  ....  [FAILED] \n"
+		"\tRunning test: test07  ....  [PASS] \n"
+		"Test ran: 2, Failed: 1, Unsupported: 0\n"
+		"\n"
+		"==================================================\n"
+		"FAILED TESTS\n"
+		"==================================================\n"
+		"a.TestIf#test06 - [WHITELISTED]: YES\n";
+	struct import_set set = IMPORT_SET_INIT;
+	struct error err = ERROR_INIT;
+	struct buf whole = BUF_INIT;
+	size_t len;
+	char *data = fixture("tornado-test/verbose.txt", &len);
+
+	(void)state;
+	/* killed before the rule that closes the list */
+	assert_int_equal(parse_str("tornado-test", head, &set, &err),
+			 GCAMP_EFATAL);
+	assert_string_equal(err.msg,
+			    "in.txt:10: expected a '=====' line to close the "
+			    "FAILED TESTS list (line 7), found the end of the "
+			    "file");
+	import_set_release(&set);
+	/* closed, the same list counts */
+	buf_puts(&whole, head);
+	buf_puts(&whole,
+		 "\n==================================================\n"
+		 "Total Time(s): 212.8\n");
+	assert_int_equal(parse_str("tornado-test", whole.ptr, &set, &err), 0);
+	assert_true(
+		rec(&set, "tests.whitelisted", "class=a.TestIf", END)->value ==
+		1);
+	import_set_release(&set);
+	buf_release(&whole);
+	/* every cut of a real run's output inside its list is refused */
+	check_cuts_refused(data, len);
 	free(data);
 }
 
@@ -224,6 +294,8 @@ int main(void)
 		cmocka_unit_test(without_v_refused),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(truncated),
+		cmocka_unit_test(
+			a_summary_cut_inside_its_failed_tests_list_is_refused),
 		cmocka_unit_test(detection),
 	};
 
