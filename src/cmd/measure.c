@@ -137,7 +137,7 @@ static void stamp_apply(struct record *r, const struct stamp *s)
 }
 
 static void print_written(const git_oid *commit, size_t n, const char *what,
-			  const struct stamp *s, int json)
+			  const struct stamp *s, int json, size_t merged)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -149,11 +149,15 @@ static void print_written(const git_oid *commit, size_t n, const char *what,
 		cJSON_AddStringToObject(o, "run", s->run);
 		cJSON_AddStringToObject(o, "env", s->env);
 		cJSON_AddNumberToObject(o, "records", (double)n);
+		cJSON_AddNumberToObject(o, "merged", (double)merged);
 		cmd_print_json(o);
 		return;
 	}
 	printf("recorded %zu measurement%s %son %.10s (run %s, env %s)\n", n,
 	       n == 1 ? "" : "s", what, hex, s->run, s->env);
+	if (merged)
+		printf("%zu identical record%s merged\n", merged,
+		       merged == 1 ? "" : "s");
 }
 
 static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
@@ -161,16 +165,98 @@ static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
 			 const char *what, int json)
 {
 	git_oid commit;
-	size_t i;
+	size_t i, written;
 
 	if (cmd_commit_arg(&commit, ctx, rev) < 0)
 		return cmd_fail(ctx);
 	for (i = 0; i < n; i++)
 		stamp_apply(&recs[i], s);
-	if (measure_append(ctx, &commit, recs, n, why) < 0)
+	if (measure_append_counted(ctx, &commit, recs, n, why, &written) < 0)
 		return cmd_fail(ctx);
-	print_written(&commit, n, what, s, json);
+	print_written(&commit, written, what, s, json, n - written);
 	return 0;
+}
+
+/*
+ * Rows that name the commit they measured (a perf-history file) go onto
+ * that commit, each commit's rows in one notes commit, so that rows of
+ * several commits never pool into one median on the commit imported into.
+ * Every named commit must be in the repository, or nothing is written;
+ * --commit cannot move them. Rows naming no commit go to HEAD.
+ */
+static int write_routed(struct ctx *ctx, const char *rev, const char *path,
+			const struct import_set *set, struct record *recs,
+			const struct stamp *s, const char *what, int json)
+{
+	struct strvec names = STRVEC_INIT, unknown = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	struct record *group = NULL;
+	git_oid *ids = NULL;
+	size_t i, j, n, written;
+	int rc = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		const char *c =
+			set->recs[i].commit ? set->recs[i].commit : "HEAD";
+
+		for (j = 0; j < names.nr && strcmp(names.v[j], c); j++)
+			;
+		if (j == names.nr)
+			strvec_push(&names, c);
+	}
+	if (rev) {
+		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+			       "the rows of '%s' name the commits they "
+			       "measured: --commit cannot move them",
+			       strcmp(path, "-") ? path : "stdin");
+		error_hint(&ctx->err, "import without --commit: each row goes "
+				      "onto its own commit");
+		goto out;
+	}
+	ids = xcalloc(names.nr, sizeof(*ids));
+	for (i = 0; i < names.nr; i++)
+		if (cmd_commit_arg(&ids[i], ctx, names.v[i]) < 0) {
+			if (ctx->err.code != GCAMP_ENOTFOUND) {
+				rc = ctx->err.code;
+				goto out;
+			}
+			error_clear(&ctx->err);
+			strvec_push(&unknown, names.v[i]);
+		}
+	if (unknown.nr) {
+		for (i = 0; i < unknown.nr; i++)
+			buf_addf(&list, "%s%.8s", i ? ", " : "", unknown.v[i]);
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "rows name commit%s not in this repository: %s",
+			       unknown.nr == 1 ? "" : "s", list.ptr);
+		error_hint(&ctx->err,
+			   "import the rows of this repository's commits "
+			   "only; nothing was recorded");
+		goto out;
+	}
+	for (i = 0; i < set->nr; i++)
+		stamp_apply(&recs[i], s);
+	group = xcalloc(set->nr, sizeof(*group));
+	for (j = 0; j < names.nr; j++) {
+		/* shallow copies: the records stay recs' to release */
+		for (i = n = 0; i < set->nr; i++)
+			if (!strcmp(set->recs[i].commit ? set->recs[i].commit
+							: "HEAD",
+				    names.v[j]))
+				group[n++] = recs[i];
+		if ((rc = measure_append_counted(ctx, &ids[j], group, n,
+						 "measure import", &written)) <
+		    0)
+			goto out;
+		print_written(&ids[j], written, what, s, json, n - written);
+	}
+out:
+	free(group);
+	free(ids);
+	buf_release(&list);
+	strvec_clear(&unknown);
+	strvec_clear(&names);
+	return rc < 0 ? cmd_fail(ctx) : 0;
 }
 
 static int read_batch(struct record **out, size_t *n, struct ctx *ctx,
@@ -383,8 +469,13 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		char what[64];
 
 		snprintf(what, sizeof(what), "from %s ", set.format);
-		status = write_records(ctx, rev, recs, n, &s, "measure import",
-				       what, json);
+		for (i = 0; i < set.nr && !set.recs[i].commit; i++)
+			;
+		status = i < set.nr
+				 ? write_routed(ctx, rev, argv[0], &set, recs,
+						&s, what, json)
+				 : write_records(ctx, rev, recs, n, &s,
+						 "measure import", what, json);
 	}
 	goto out;
 fail:

@@ -116,6 +116,7 @@ static void add_config(struct import_rec *r, const cJSON *obj,
 static int metrics_row(struct import_set *out, struct llm_ctx *c,
 		       const cJSON *obj)
 {
+	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(obj, "commit");
 	const cJSON *pc = member(obj, "prompt_eval_count");
 	int no_prompt = cJSON_IsNumber(pc) && pc->valuedouble == 0;
 	size_t i;
@@ -152,7 +153,13 @@ static int metrics_row(struct import_set *out, struct llm_ctx *c,
 		}
 		add_config(r, obj, metrics_config,
 			   sizeof(metrics_config) / sizeof(*metrics_config));
+		/* a perf-history row names the commit it measured */
+		if (cJSON_IsString(commit) && commit->valuestring[0])
+			r->commit = xstrdup(commit->valuestring);
 	}
+	if (commit && !cJSON_IsNull(commit) &&
+	    (!cJSON_IsString(commit) || !commit->valuestring[0]))
+		return llm_bad(c, "a commit id as a string", "commit");
 	return 0;
 }
 

@@ -71,6 +71,7 @@ void import_set_release(struct import_set *s)
 		free(r->unit);
 		free(r->stat);
 		free(r->samples);
+		free(r->commit);
 		strvec_clear(&r->config);
 	}
 	free(s->recs);

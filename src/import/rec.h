@@ -27,6 +27,9 @@ struct import_rec {
 	size_t nsamples;
 	struct strvec config; /* "key=value": what was measured (kernel=vadd,
 			       * launch=0, class=..., command=...) */
+	char *commit;	      /* the commit the input says it measured (a row of
+			       * a perf history), as written; NULL: the one imported
+			       * into */
 };
 
 struct import_set {

@@ -468,6 +468,15 @@ out:
 int measure_append(struct ctx *ctx, const git_oid *commit,
 		   const struct record *recs, size_t n, const char *why)
 {
+	size_t written;
+
+	return measure_append_counted(ctx, commit, recs, n, why, &written);
+}
+
+int measure_append_counted(struct ctx *ctx, const git_oid *commit,
+			   const struct record *recs, size_t n, const char *why,
+			   size_t *written)
+{
 	struct strvec lines = STRVEC_INIT;
 	git_repository *repo;
 	struct db *db;
@@ -475,6 +484,7 @@ int measure_append(struct ctx *ctx, const git_oid *commit,
 	size_t i;
 	int rc, tries;
 
+	*written = 0;
 	for (i = 0; i < n; i++) {
 		struct buf b = BUF_INIT;
 
@@ -486,6 +496,8 @@ int measure_append(struct ctx *ctx, const git_oid *commit,
 	}
 	keep = xmalloc(n ? n : 1);
 	mark_duplicates(keep, lines.v, n);
+	for (i = 0; i < n; i++)
+		*written += keep[i] != 0;
 	if ((rc = open_store(&repo, &db, ctx)) < 0)
 		goto out;
 	for (tries = 0; tries < 5; tries++)

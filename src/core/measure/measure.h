@@ -25,6 +25,12 @@
 int measure_append(struct ctx *ctx, const git_oid *commit,
 		   const struct record *recs, size_t n, const char *why);
 
+/* measure_append, and sets *written to the number of lines it wrote: n
+ * less the lines equal to an earlier one of recs. */
+int measure_append_counted(struct ctx *ctx, const git_oid *commit,
+			   const struct record *recs, size_t n, const char *why,
+			   size_t *written);
+
 /*
  * Brings the measurement index in line with refs/notes/campaign. full=1
  * rebuilds it from the notes alone (every row dropped and read again);
