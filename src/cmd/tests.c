@@ -20,6 +20,9 @@ SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
 SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] [--json]");
 SUB_USAGE(diff_usage, "git campaign tests diff REV_A REV_B [--env ID]");
 
+/* What tests import reads; a directory is junit's */
+static const char *const test_formats[] = {"junit", "tornado-test", NULL};
+
 static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *format = NULL, *rev = NULL;
@@ -53,7 +56,8 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (format)
 		fmt = import_format_find(format);
 	if (cmd_need_campaign(ctx) < 0 || cmd_commit_arg(&oid, ctx, rev) < 0 ||
-	    convert_import_path(&set, fmt, argv[0], &ctx->err) < 0)
+	    convert_import_path_among(&set, fmt, test_formats, argv[0],
+				      &ctx->err) < 0)
 		goto fail;
 	if (strcmp(set.format, "junit") && strcmp(set.format, "tornado-test")) {
 		error_set(&ctx->err, GCAMP_EFATAL,

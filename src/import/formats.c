@@ -62,16 +62,87 @@ const struct import_format *import_format_find(const char *name)
 	return NULL;
 }
 
-const struct import_format *import_detect(const char *data, size_t len)
+/* Whether f is one of only (NULL: every format is). */
+static int among(const struct import_format *f, const char *const *only)
+{
+	if (!only)
+		return 1;
+	for (; *only; only++)
+		if (!strcmp(*only, f->name))
+			return 1;
+	return 0;
+}
+
+/* Whether data opens as XML: the document's root then decides its
+ * format, whatever its text holds (program output captured in a JUnit
+ * <system-out> may hold ncu's ==PROF== lines). */
+static int opens_as_xml(const char *data, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", data[i]) && data[i])
+		i++;
+	return i < len && data[i] == '<';
+}
+
+/* Formats read line by line, whose lines may come after any amount of
+ * other output (a build log before the benchmark): their detectors may
+ * scan the whole input when the first window matched nothing. */
+static int line_format(const struct import_format *f)
+{
+	return !strcmp(f->name, "tornado-test") ||
+	       !strcmp(f->name, "benchmark-runner") ||
+	       !strcmp(f->name, "nsys") || !strcmp(f->name, "ncu");
+}
+
+const struct import_format *import_detect_among(const char *data, size_t len,
+						const char *const *only)
 {
 	const struct import_format *f;
+	size_t head = len > IMPORT_DETECT_BYTES ? IMPORT_DETECT_BYTES : len;
 
-	if (len > IMPORT_DETECT_BYTES)
-		len = IMPORT_DETECT_BYTES;
+	if (opens_as_xml(data, head)) {
+		for (f = import_formats; f->name; f++)
+			if (!strcmp(f->name, "junit") && among(f, only) &&
+			    f->detect(data, head))
+				return f;
+		return NULL;
+	}
 	for (f = import_formats; f->name; f++)
-		if (f->detect(data, len))
+		if (among(f, only) && f->detect(data, head))
 			return f;
+	if (head < len)
+		for (f = import_formats; f->name; f++)
+			if (among(f, only) && line_format(f) &&
+			    f->detect(data, len))
+				return f;
 	return NULL;
+}
+
+const struct import_format *import_detect(const char *data, size_t len)
+{
+	return import_detect_among(data, len, NULL);
+}
+
+/* "a, b or c": the names of the formats of only. */
+static void format_names(struct buf *out, const char *const *only)
+{
+	const struct import_format *f;
+	size_t n = 0, i = 0;
+
+	for (f = import_formats; f->name; f++)
+		n += among(f, only);
+	for (f = import_formats; f->name; f++)
+		if (among(f, only)) {
+			i++;
+			buf_addf(out, "%s%s",
+				 i == 1	  ? ""
+				 : i == n ? " or "
+					  : ", ",
+				 f->name);
+		}
 }
 
 static const char *display_name(const char *path)
@@ -123,17 +194,26 @@ int import_data(struct import_set *out, const struct import_format *fmt,
 		const char *data, size_t len, const char *path,
 		struct error *err)
 {
+	return import_data_among(out, fmt, NULL, data, len, path, err);
+}
+
+int import_data_among(struct import_set *out, const struct import_format *fmt,
+		      const char *const *only, const char *data, size_t len,
+		      const char *path, struct error *err)
+{
 	int rc;
 
 	if (!fmt) {
-		fmt = import_detect(data, len);
+		fmt = import_detect_among(data, len, only);
 		if (!fmt) {
+			struct buf names = BUF_INIT;
+
+			format_names(&names, only);
 			error_set(err, GCAMP_EFATAL,
 				  "cannot tell the format of '%s'",
 				  display_name(path));
-			error_hint(err, "name it with --format; "
-					"'git campaign measure import -h' "
-					"lists the formats");
+			error_hint(err, "name it with --format %s", names.ptr);
+			buf_release(&names);
 			return GCAMP_EFATAL;
 		}
 	}
@@ -149,8 +229,24 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The one format of only that reads directories, or NULL when none or
+ * several do. */
+static const struct import_format *dir_format(const char *const *only)
+{
+	const struct import_format *f, *found = NULL;
+
+	for (f = import_formats; f->name; f++)
+		if (f->dir_pattern && among(f, only)) {
+			if (found)
+				return NULL;
+			found = f;
+		}
+	return found;
+}
+
 static int import_dir(struct import_set *out, const struct import_format *fmt,
-		      const char *path, struct error *err)
+		      const char *const *only, const char *path,
+		      struct error *err)
 {
 	struct strvec names = STRVEC_INIT;
 	struct buf data = BUF_INIT;
@@ -159,6 +255,9 @@ static int import_dir(struct import_set *out, const struct import_format *fmt,
 	size_t i;
 	int rc = 0;
 
+	/* a directory is read by the one format that reads them */
+	if (!fmt)
+		fmt = dir_format(only);
 	if (!fmt || !fmt->dir_pattern) {
 		if (fmt)
 			return error_set(err, GCAMP_EFATAL,
@@ -205,15 +304,23 @@ out:
 int import_path(struct import_set *out, const struct import_format *fmt,
 		const char *path, struct error *err)
 {
+	return import_path_among(out, fmt, NULL, path, err);
+}
+
+int import_path_among(struct import_set *out, const struct import_format *fmt,
+		      const char *const *only, const char *path,
+		      struct error *err)
+{
 	struct buf data = BUF_INIT;
 	struct stat st;
 	int rc;
 
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
-		return import_dir(out, fmt, path, err);
+		return import_dir(out, fmt, only, path, err);
 	rc = import_read_file(&data, path, err);
 	if (!rc)
-		rc = import_data(out, fmt, data.ptr, data.len, path, err);
+		rc = import_data_among(out, fmt, only, data.ptr, data.len, path,
+				       err);
 	buf_release(&data);
 	return rc;
 }

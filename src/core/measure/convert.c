@@ -84,6 +84,14 @@ static int run_jfr(struct buf *out, const char *path, struct error *err)
 int convert_import_path(struct import_set *out, const struct import_format *fmt,
 			const char *path, struct error *err)
 {
+	return convert_import_path_among(out, fmt, NULL, path, err);
+}
+
+int convert_import_path_among(struct import_set *out,
+			      const struct import_format *fmt,
+			      const char *const *only, const char *path,
+			      struct error *err)
+{
 	struct buf data = BUF_INIT, json = BUF_INIT;
 	const struct import_format *f;
 	char *label = NULL;
@@ -92,13 +100,14 @@ int convert_import_path(struct import_set *out, const struct import_format *fmt,
 
 	/* stdin cannot be handed to jfr, and directories hold no recording */
 	if (!strcmp(path, "-") || (!stat(path, &st) && S_ISDIR(st.st_mode)))
-		return import_path(out, fmt, path, err);
+		return import_path_among(out, fmt, only, path, err);
 	if ((rc = import_read_file(&data, path, err)) < 0)
 		goto out;
-	f = fmt ? fmt : import_detect(data.ptr, data.len);
+	f = fmt ? fmt : import_detect_among(data.ptr, data.len, only);
 	if (!f || strcmp(f->name, "jfr") ||
 	    !jfr_is_recording(data.ptr, data.len)) {
-		rc = import_data(out, fmt, data.ptr, data.len, path, err);
+		rc = import_data_among(out, fmt, only, data.ptr, data.len, path,
+				       err);
 		goto out;
 	}
 	if ((rc = run_jfr(&json, path, err)) < 0)

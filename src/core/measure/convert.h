@@ -23,4 +23,11 @@
 int convert_import_path(struct import_set *out, const struct import_format *fmt,
 			const char *path, struct error *err);
 
+/* convert_import_path, detecting among the formats named in only (see
+ * import_detect_among). */
+int convert_import_path_among(struct import_set *out,
+			      const struct import_format *fmt,
+			      const char *const *only, const char *path,
+			      struct error *err);
+
 #endif
