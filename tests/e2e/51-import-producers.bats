@@ -140,3 +140,14 @@ junit_counts() {
 	assert_clean
 	[[ $output == 'recorded 4 measurements from benchmark-runner on '* ]]
 }
+
+@test "a pytest run that collected no tests is refused as input, exit 128" {
+	"$PY" -c 'import pytest' 2>/dev/null || skip "Debian's python3-pytest is not installed"
+	printf 'def make_data():\n    pass\n' >test_none.py
+	pytest_run --junitxml=none.xml test_none.py >/dev/null || :
+	[ "$("$PY" -c 'import sys, xml.etree.ElementTree as ET; print(len(list(ET.parse(sys.argv[1]).iter("testcase"))))' none.xml)" = 0 ]
+	run --separate-stderr git campaign tests import none.xml
+	assert_fatal 'no per-class test counts in the input (junit)'
+	[ ! -e .git/campaign/campaign.db ] ||
+		[ "$(sqlite3 .git/campaign/campaign.db 'SELECT count(*) FROM test_result')" = 0 ]
+}

@@ -84,7 +84,7 @@ int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 	*out = 0;
 	v = aggregate(&n, set);
 	if (!n) {
-		rc = error_set(&ctx->err, GCAMP_EUSAGE,
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "no per-class test counts in the input (%s)",
 			       set->format ? set->format : "unknown format");
 		goto out;

@@ -34,7 +34,7 @@ struct testrun_total {
  * config class=) for commit (40 hex) and env, replacing earlier counts of
  * the same classes there, and the commit's totals in env (table
  * test_total) in the same transaction; *out is the number of classes.
- * GCAMP_EUSAGE when set holds no per-class test counts. Creates the database
+ * GCAMP_EFATAL when set holds no per-class test counts. Creates the database
  * when missing. */
 int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 		  const char *commit, const char *env);
