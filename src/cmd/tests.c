@@ -16,16 +16,52 @@
 #include "util/options.h"
 
 SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
-			"[--format junit|tornado-test] [--commit REV]");
+			"[--format junit|tornado-test] [--commit REV] "
+			"[--env ID]");
 SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] [--json]");
 SUB_USAGE(diff_usage, "git campaign tests diff REV_A REV_B [--env ID]");
+
+/* --env ID: a machine this repository knows (its fingerprint is in the
+ * database or under refs/campaign/env/), so that its results are filed
+ * under it and compared only with its own. */
+static int known_env(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
+		     const char *id)
+{
+	cJSON *fp = NULL;
+	size_t len = strlen(id);
+
+	if (len != FINGERPRINT_ID_LEN ||
+	    strspn(id, "0123456789abcdef") != len) {
+		error_set(&ctx->err, GCAMP_EUSAGE,
+			  "--env wants an environment id of %d hex digits, "
+			  "not '%s'",
+			  FINGERPRINT_ID_LEN, id);
+		error_hint(&ctx->err, "'git campaign env list' lists them");
+		return GCAMP_EUSAGE;
+	}
+	if (fingerprint_load_json(&fp, ctx, id) < 0) {
+		if (ctx->err.code != GCAMP_ENOTFOUND)
+			return ctx->err.code;
+		error_clear(&ctx->err);
+		error_set(&ctx->err, GCAMP_EFATAL, "unknown environment '%s'",
+			  id);
+		error_hint(&ctx->err,
+			   "run 'git campaign env' on that machine and fetch "
+			   "its refs/campaign/env/%s",
+			   id);
+		return GCAMP_EFATAL;
+	}
+	cJSON_Delete(fp);
+	memcpy(out, id, len + 1);
+	return 0;
+}
 
 /* What tests import reads; a directory is junit's */
 static const char *const test_formats[] = {"junit", "tornado-test", NULL};
 
 static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 {
-	const char *format = NULL, *rev = NULL;
+	const char *format = NULL, *rev = NULL, *env_id = NULL;
 	struct import_set set = IMPORT_SET_INIT;
 	const struct import_format *fmt = NULL;
 	char env[FINGERPRINT_ID_LEN + 1], hex[GIT_OID_HEXSZ + 1];
@@ -38,6 +74,9 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 			   "junit or tornado-test (default: detected)"),
 		OPT_STRING(0, "commit", &rev, "REV",
 			   "the commit tested (default: HEAD)"),
+		OPT_STRING(0, "env", &env_id, "ID",
+			   "the machine that ran the tests (default: this "
+			   "one)"),
 		OPT_END(),
 	};
 	int k = parse_options(argc, argv, opts, import_usage);
@@ -68,8 +107,10 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 		goto fail;
 	}
 	git_oid_tostr(hex, sizeof(hex), &oid);
-	if (fingerprint_current_id(env, ctx, NULL) < 0 ||
-	    testrun_store(&n, ctx, &set, hex, env) < 0)
+	if (env_id ? known_env(env, ctx, env_id) < 0
+		   : fingerprint_current_id(env, ctx, NULL) < 0)
+		goto fail;
+	if (testrun_store(&n, ctx, &set, hex, env) < 0)
 		goto fail;
 	machine_label_of_env(&label, ctx, env);
 	printf("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
