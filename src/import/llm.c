@@ -280,6 +280,21 @@ static void line_to(struct llm_ctx *c, const char *data, size_t len, size_t off)
 
 /* The input is one JSON value (an object, an array of objects) or a
  * sequence of them, one a line (jsonl). */
+/* Whether cJSON stopped (at, or a few bytes after, as it reports) just
+ * past a digit, a comma and a digit: a number printed in a locale with a
+ * decimal comma. */
+static int decimal_comma(const char *s, size_t start, size_t at, size_t len)
+{
+	size_t k;
+
+	for (k = at > start + 3 ? at - 3 : start + 1; k <= at && k + 1 < len;
+	     k++)
+		if (s[k] == ',' && s[k - 1] >= '0' && s[k - 1] <= '9' &&
+		    s[k + 1] >= '0' && s[k + 1] <= '9')
+			return 1;
+	return 0;
+}
+
 int llm_parse(struct import_set *out, const char *data, size_t len,
 	      const char *path, struct error *err)
 {
@@ -304,10 +319,19 @@ int llm_parse(struct import_set *out, const char *data, size_t len,
 			size_t at = end ? (size_t)(end - copy) : pos;
 
 			line_to(&c, copy, len, at);
-			rc = llm_bad(&c,
-				     "valid JSON (a metrics object or bench "
-				     "rows)",
-				     NULL);
+			/* JsonMetricsRenderer formats rates with the JVM's
+			 * default locale: 41,9502 in a German one */
+			if (decimal_comma(copy, pos, at, len))
+				rc = llm_bad(&c,
+					     "a number with a '.' decimal "
+					     "point (the JVM's locale printed "
+					     "',')",
+					     NULL);
+			else
+				rc = llm_bad(&c,
+					     "valid JSON (a metrics object or "
+					     "bench rows)",
+					     NULL);
 			goto out;
 		}
 		if (cJSON_IsArray(v)) {

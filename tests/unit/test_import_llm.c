@@ -117,8 +117,20 @@ static void malformed(void **state)
 {
 	(void)state;
 	/* a JVM in a locale with a decimal comma */
-	expect_error("{\n  \"total_duration\": 700000000,\n"
-		     "  \"eval_rate\": 31,5100,\n}\n",
+	expect_error(
+		"{\n  \"total_duration\": 700000000,\n"
+		"  \"eval_rate\": 31,5100,\n}\n",
+		"in.txt:3: expected a number with a '.' decimal point (the "
+		"JVM's locale printed ',')");
+	/* the same, as GPULlama3's JsonMetricsRenderer ends its object */
+	expect_error(
+		"{\n  \"eval_count\": 128,\n"
+		"  \"eval_duration\": 3051234567,\n"
+		"  \"eval_rate\": 41,9502\n}\n",
+		"in.txt:4: expected a number with a '.' decimal point (the "
+		"JVM's locale printed ',')");
+	/* a comma that is no decimal comma keeps the general message */
+	expect_error("{\n  \"eval_count\": 128,\n  \"x\" 1\n}\n",
 		     "in.txt:3: expected valid JSON (a metrics object or bench "
 		     "rows)");
 	expect_error("{\"test\": \"pp512\", \"avg_ts\": 1.0}\n"
