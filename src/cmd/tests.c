@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/campaign/campaign.h"
 #include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
 #include "core/machine/label.h"
@@ -56,6 +57,26 @@ static int known_env(char out[FINGERPRINT_ID_LEN + 1], struct ctx *ctx,
 	return 0;
 }
 
+/* When path is of no test format, but of a measurement format, the
+ * message says which: "'x.json' is hyperfine output, not test results". */
+static void name_other_format(struct ctx *ctx, const char *path)
+{
+	struct import_set other = IMPORT_SET_INIT;
+	struct error e = ERROR_INIT;
+
+	if (strncmp(ctx->err.msg, "cannot tell the format", 22))
+		return;
+	if (import_path(&other, NULL, path, &e) == 0 && other.format) {
+		error_clear(&ctx->err);
+		error_set(&ctx->err, GCAMP_EFATAL,
+			  "'%s' is %s output, not test results", path,
+			  other.format);
+		error_hint(&ctx->err, "measurements go in with 'git campaign "
+				      "measure import'");
+	}
+	import_set_release(&other);
+}
+
 /* What tests import reads; a directory is junit's */
 static const char *const test_formats[] = {"junit", "tornado-test", NULL};
 
@@ -96,8 +117,11 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 		fmt = import_format_find(format);
 	if (cmd_need_campaign(ctx) < 0 || cmd_commit_arg(&oid, ctx, rev) < 0 ||
 	    convert_import_path_among(&set, fmt, test_formats, argv[0],
-				      &ctx->err) < 0)
+				      &ctx->err) < 0) {
+		if (!fmt)
+			name_other_format(ctx, argv[0]);
 		goto fail;
+	}
 	if (strcmp(set.format, "junit") && strcmp(set.format, "tornado-test")) {
 		error_set(&ctx->err, GCAMP_EFATAL,
 			  "'%s' is %s output, not test results", argv[0],
@@ -124,14 +148,99 @@ out:
 	return rc;
 }
 
+static long total_of(const struct testrun_total *t)
+{
+	return t->passed + t->failed + t->skipped + t->unsupported;
+}
+
+static void add_counts(cJSON *o, const struct testrun_total *t)
+{
+	cJSON_AddStringToObject(o, "commit", t->commit);
+	cJSON_AddNumberToObject(o, "failed", t->failed);
+	cJSON_AddNumberToObject(o, "passed", t->passed);
+	cJSON_AddNumberToObject(o, "skipped", t->skipped);
+	cJSON_AddNumberToObject(o, "unsupported", t->unsupported);
+	cJSON_AddNumberToObject(o, "total", total_of(t));
+	cJSON_AddNumberToObject(o, "classes", t->classes);
+	cJSON_AddStringToObject(o, "at", t->at);
+}
+
+/* "F failed of N" */
+static void add_failed_of(struct buf *out, const struct testrun_total *t)
+{
+	buf_addcount(out, t->failed);
+	buf_puts(out, " failed of ");
+	buf_addcount(out, total_of(t));
+}
+
+/* One machine: the base's result (the baseline), else the latest import
+ * said to be one; then the latest import when it is another commit,
+ * named with its branch. */
+static void print_baseline(struct ctx *ctx, const struct testrun_total *shown,
+			   const struct testrun_total *latest, int on_base,
+			   const char *base, cJSON *arr)
+{
+	struct buf line = BUF_INIT;
+	char *branch = NULL;
+	int other = strcmp(shown->commit, latest->commit) != 0;
+
+	if (!on_base || other)
+		testrun_branch_of(&branch, ctx, latest->commit);
+	machine_label_of_env(&line, ctx, shown->env);
+	if (arr) {
+		cJSON *o = cJSON_CreateObject(), *l;
+
+		cJSON_AddStringToObject(o, "env", shown->env);
+		cJSON_AddStringToObject(o, "label", line.ptr);
+		add_counts(o, shown);
+		cJSON_AddStringToObject(o, "base", base);
+		cJSON_AddBoolToObject(o, "on_base", on_base);
+		l = cJSON_AddObjectToObject(o, "latest");
+		add_counts(l, latest);
+		if (branch)
+			cJSON_AddStringToObject(l, "branch", branch);
+		else
+			cJSON_AddNullToObject(l, "branch");
+		cJSON_AddItemToArray(arr, o);
+		goto out;
+	}
+	buf_puts(&line, ": ");
+	add_failed_of(&line, shown);
+	if (!on_base)
+		buf_addf(&line, " at the latest import, none on %s", base);
+	printf("%s\n", line.ptr);
+	buf_reset(&line);
+	buf_addcount(&line, shown->passed);
+	buf_puts(&line, " passed, ");
+	buf_addcount(&line, shown->skipped);
+	buf_puts(&line, " skipped, ");
+	buf_addcount(&line, shown->unsupported);
+	printf("    env %s, commit %.12s on %s: %s unsupported, %ld "
+	       "class%s\n",
+	       shown->env, shown->commit,
+	       on_base	? base
+	       : branch ? branch
+			: "no branch",
+	       line.ptr, shown->classes, shown->classes == 1 ? "" : "es");
+	if (other) {
+		buf_reset(&line);
+		add_failed_of(&line, latest);
+		printf("    latest import: %s at %.12s on %s\n", line.ptr,
+		       latest->commit, branch ? branch : "no branch");
+	}
+out:
+	free(branch);
+	buf_release(&line);
+}
+
 static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	const char *env = NULL;
-	struct testrun_total *v;
-	struct buf line = BUF_INIT;
+	struct testrun_total *v = NULL, base;
+	struct campaign c = {0};
 	cJSON *arr = NULL;
-	size_t n, i;
-	int json = 0;
+	size_t n = 0, i;
+	int json = 0, found, rc = 0;
 	const struct option opts[] = {
 		OPT_STRING(0, "env", &env, "ID", "one environment only"),
 		OPT_BOOL(0, "json", &json, "print JSON"),
@@ -143,50 +252,20 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(k);
 	if (k)
 		return usage_error(baseline_usage, opts, "too many arguments");
-	if (cmd_need_campaign(ctx) < 0 ||
+	if (cmd_need_campaign(ctx) < 0 || campaign_load(&c, ctx) < 0 ||
 	    testrun_baseline(&v, &n, ctx, env, 0) < 0)
-		return cmd_fail(ctx);
+		goto fail;
 	if (json)
 		arr = cJSON_CreateArray();
 	for (i = 0; i < n; i++) {
-		const struct testrun_total *t = &v[i];
-		long total =
-			t->passed + t->failed + t->skipped + t->unsupported;
-
-		buf_reset(&line);
-		machine_label_of_env(&line, ctx, t->env);
-		if (json) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "env", t->env);
-			cJSON_AddStringToObject(o, "label", line.ptr);
-			cJSON_AddStringToObject(o, "commit", t->commit);
-			cJSON_AddNumberToObject(o, "failed", t->failed);
-			cJSON_AddNumberToObject(o, "passed", t->passed);
-			cJSON_AddNumberToObject(o, "skipped", t->skipped);
-			cJSON_AddNumberToObject(o, "unsupported",
-						t->unsupported);
-			cJSON_AddNumberToObject(o, "total", total);
-			cJSON_AddNumberToObject(o, "classes", t->classes);
-			cJSON_AddStringToObject(o, "at", t->at);
-			cJSON_AddItemToArray(arr, o);
-			continue;
+		if (testrun_base_total(&base, &found, ctx, v[i].env, c.base,
+				       c.remote) < 0) {
+			cJSON_Delete(arr);
+			goto fail;
 		}
-		buf_puts(&line, ": ");
-		buf_addcount(&line, t->failed);
-		buf_puts(&line, " failed of ");
-		buf_addcount(&line, total);
-		printf("%s\n", line.ptr);
-		buf_reset(&line);
-		buf_addcount(&line, t->passed);
-		buf_puts(&line, " passed, ");
-		buf_addcount(&line, t->skipped);
-		buf_puts(&line, " skipped, ");
-		buf_addcount(&line, t->unsupported);
-		printf("    env %s, commit %.12s: %s unsupported, %ld "
-		       "class%s\n",
-		       t->env, t->commit, line.ptr, t->classes,
-		       t->classes == 1 ? "" : "es");
+		print_baseline(ctx, found ? &base : &v[i], &v[i], found, c.base,
+			       arr);
+		free(base.at);
 	}
 	if (json)
 		cmd_print_json(arr);
@@ -195,9 +274,13 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 			env ? "no test results for env %s\n"
 			    : "no test results\n",
 			env);
-	buf_release(&line);
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	campaign_release(&c);
 	testrun_totals_free(v, n);
-	return 0;
+	return rc;
 }
 
 static int has(const struct strvec *sv, const char *s)

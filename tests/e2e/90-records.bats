@@ -240,18 +240,20 @@ import_two_machines() {
 	assert_output --regexp "^imported 3 test classes \(tornado-test\) for $(git rev-parse --short=12 develop) on .*, GPU NVIDIA H200, JDK .*21\.0\.5, backend cuda \(env $H200_ENV\)$"
 	run --separate-stderr git campaign tests baseline
 	assert_clean
-	# each machine's latest import, each on its own line
+	# each machine's base result, each on its own line, and its latest
+	# import when that is another commit
 	assert_line --regexp "^.*, GPU NVIDIA H200, JDK .*21\.0\.5, backend cuda: 1 failed of 12$"
-	assert_line "    env $H200_ENV, commit $(git rev-parse --short=12 develop): 11 passed, 0 skipped, 0 unsupported, 3 classes"
+	assert_line "    env $H200_ENV, commit $(git rev-parse --short=12 develop) on develop: 11 passed, 0 skipped, 0 unsupported, 3 classes"
 	assert_line --regexp "^.*, no GPU, JDK .*21\.0\.5, backend cuda: 1 failed of 9$"
-	assert_line "    env $CPU_ENV, commit $(git rev-parse --short=12 HEAD): 7 passed, 0 skipped, 1 unsupported, 3 classes"
-	[ "$(grep -c 'failed of' <<<"$output")" -eq 2 ]
+	assert_line "    env $CPU_ENV, commit $(git rev-parse --short=12 develop) on develop: 7 passed, 0 skipped, 1 unsupported, 3 classes"
+	assert_line "    latest import: 1 failed of 9 at $(git rev-parse --short=12 HEAD) on main"
+	[ "$(grep -c '^[^ ].* failed of' <<<"$output")" -eq 2 ]
 	# never summed: 2 failed of 21 would be the two machines added
 	refute_output --partial 'of 21'
 	refute_output --partial '2 failed'
 	run --separate-stderr git campaign tests baseline --env "$CPU_ENV"
 	assert_clean
-	[ "$(grep -c 'failed of' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^[^ ].* failed of' <<<"$output")" -eq 1 ]
 	[ "$(git campaign tests baseline --json | jpy 'sorted((e["env"], e["failed"], e["total"]) for e in d)')" = \
 		"$(python3 -c "import json; print(json.dumps(sorted([('$CPU_ENV', 1, 9), ('$H200_ENV', 1, 12)])))")" ]
 }

@@ -53,3 +53,53 @@ report() {
 	run --separate-stderr git campaign tests import --env nothex TEST-ci.xml
 	assert_failure 129
 }
+
+@test "the test baseline is the base branch's result, the branch's latest shown apart with its branch" {
+	"$PY" -c 'import pytest' 2>/dev/null || skip "Debian's python3-pytest is not installed"
+	printf 'def test_a():\n    pass\ndef test_b():\n    assert 0\ndef test_c():\n    pass\n' >test_k.py
+	git add test_k.py && git commit -qm tests
+	"$PY" -m pytest -q -p no:cacheprovider --junitxml=dev.xml test_k.py >/dev/null || :
+	git campaign tests import dev.xml >/dev/null
+	dev=$(git rev-parse HEAD)
+	git switch -q -c fix
+	sed -i '6s/pass/assert 0/' test_k.py
+	git commit -qam 'fix the cache'
+	"$PY" -m pytest -q -p no:cacheprovider --junitxml=fix.xml test_k.py >/dev/null || :
+	git campaign tests import fix.xml >/dev/null
+	fix=$(git rev-parse HEAD)
+	# what each file says, read by Python
+	failed() {
+		"$PY" -c 'import sys, xml.etree.ElementTree as ET; print(sum(1 for c in ET.parse(sys.argv[1]).iter("testcase") if c.find("failure") is not None))' "$1"
+	}
+	[ "$(failed dev.xml) $(failed fix.xml)" = '1 2' ]
+	git switch -q develop
+	run --separate-stderr git campaign tests baseline
+	assert_clean
+	assert_line --index 0 --regexp ": $(failed dev.xml) failed of 3$"
+	assert_line --index 1 "    env $HERE, commit ${dev:0:12} on develop: 2 passed, 0 skipped, 0 unsupported, 1 class"
+	assert_line --index 2 "    latest import: $(failed fix.xml) failed of 3 at ${fix:0:12} on fix"
+	run --separate-stderr git campaign tests baseline --json
+	assert_clean
+	[ "$(echo "$output" | "$PY" -c 'import json, sys; e = json.load(sys.stdin)[0]; print(e["commit"], e["failed"], e["on_base"], e["latest"]["commit"], e["latest"]["failed"], e["latest"]["branch"])')" = \
+		"$dev 1 True $fix 2 fix" ]
+	# resume and the umbrella show both, base and branch, per machine
+	run --separate-stderr git campaign resume
+	assert_line --regexp "^- .*: 1 failed of 3 at ${dev:0:12} on develop \(env $HERE\); latest import 2 failed of 3 at ${fix:0:12} on fix$"
+	git campaign config forge example/r >/dev/null
+	git campaign config umbrella 7 >/dev/null
+	run git campaign umbrella sync --dry-run
+	assert_line --regexp "^- .*: 1 failed of 3 at ${dev:0:12} on develop \(env $HERE\); latest import 2 failed of 3 at ${fix:0:12} on fix$"
+}
+
+@test "a machine tested only on a branch has no base result, and says so" {
+	git switch -q -c fix
+	git commit -q --allow-empty -m work
+	report a.B 2 1 >TEST-a.B.xml
+	git campaign tests import TEST-a.B.xml >/dev/null
+	run --separate-stderr git campaign tests baseline
+	assert_clean
+	assert_line --index 0 --regexp ': 1 failed of 3 at the latest import, none on develop$'
+	assert_line --index 1 --regexp "^    env $HERE, commit [0-9a-f]{12} on fix: "
+	run --separate-stderr git campaign resume
+	assert_line --regexp ': 1 failed of 3 at [0-9a-f]{12}, the latest import: none on develop \(env '
+}

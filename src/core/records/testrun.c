@@ -1,11 +1,14 @@
 /* Test results per class, commit and environment in the database. */
 #include "core/records/testrun.h"
 
+#include <git2.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/refs.h"
+#include "io/repo.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -317,4 +320,160 @@ int testrun_envs(struct strvec *out, struct ctx *ctx, const char *commit)
 		return error_sqlite(&ctx->err, db, rc,
 				    "cannot read the test results");
 	return 0;
+}
+
+/* The commits tested on env, sorted, into out. */
+static int tested_commits(struct strvec *out, struct ctx *ctx, struct db *db,
+			  const char *env)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = db_prepare(&st, db,
+			     "SELECT DISTINCT commit_id FROM test_total"
+			     " WHERE env = ?1",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+
+		if (t)
+			strvec_push(out, (const char *)t);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the test results");
+	strvec_sort(out);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The totals of commit on env into out. */
+static int commit_total(struct testrun_total *out, struct ctx *ctx,
+			struct db *db, const char *env, const char *commit)
+{
+	sqlite3_stmt *st = NULL;
+	const char *at;
+	int rc;
+
+	if ((rc = db_prepare(&st, db,
+			     "SELECT passed, failed, skipped, unsupported,"
+			     " classes, at FROM test_total"
+			     " WHERE env = ?1 AND commit_id = ?2",
+			     &ctx->err)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, env, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, commit, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return error_sqlite(&ctx->err, db, rc,
+				    "cannot read the test totals");
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->env, sizeof(out->env), "%s", env);
+	snprintf(out->commit, sizeof(out->commit), "%s", commit);
+	out->passed = (long)sqlite3_column_int64(st, 0);
+	out->failed = (long)sqlite3_column_int64(st, 1);
+	out->skipped = (long)sqlite3_column_int64(st, 2);
+	out->unsupported = (long)sqlite3_column_int64(st, 3);
+	out->classes = (long)sqlite3_column_int64(st, 4);
+	at = (const char *)sqlite3_column_text(st, 5);
+	out->at = xstrdup(at ? at : "");
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int testrun_base_total(struct testrun_total *out, int *found, struct ctx *ctx,
+		       const char *env, const char *base, const char *remote)
+{
+	struct strvec tested = STRVEC_INIT;
+	char hex[REFS_HEX_SIZE];
+	git_repository *repo;
+	git_commit *c = NULL, *parent = NULL;
+	struct refs refs;
+	git_oid oid;
+	struct db *db;
+	int depth, rc;
+
+	*found = 0;
+	memset(out, 0, sizeof(*out));
+	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
+		return rc;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	repo_refs(&refs, repo);
+	/* a base that is not here has no result here */
+	if (refs_branch_tip(hex, &refs, remote, base) < 0 ||
+	    git_oid_fromstr(&oid, hex) < 0 ||
+	    git_commit_lookup(&c, repo, &oid) < 0)
+		return 0;
+	if ((rc = tested_commits(&tested, ctx, db, env)) < 0)
+		goto out;
+	for (depth = 0; tested.nr && depth < TESTRUN_BASE_DEPTH; depth++) {
+		const char *key;
+
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		key = hex;
+		if (bsearch(&key, tested.v, tested.nr, sizeof(*tested.v),
+			    cmp_str)) {
+			if ((rc = commit_total(out, ctx, db, env, hex)) == 0)
+				*found = 1;
+			break;
+		}
+		if (git_commit_parent(&parent, c, 0) < 0)
+			break;
+		git_commit_free(c);
+		c = parent;
+		parent = NULL;
+	}
+out:
+	git_commit_free(c);
+	strvec_clear(&tested);
+	return rc;
+}
+
+/* fn of refs_for_each_prefix: the first branch whose tip is or descends
+ * from the commit */
+struct branch_find {
+	git_repository *repo;
+	git_oid commit;
+	char *name;
+};
+
+static int branch_holds(const char *refname, const char *oid, void *data)
+{
+	struct branch_find *f = data;
+	git_oid tip;
+
+	if (git_oid_fromstr(&tip, oid) < 0)
+		return 0;
+	if (git_oid_equal(&tip, &f->commit) ||
+	    git_graph_descendant_of(f->repo, &tip, &f->commit) == 1) {
+		f->name = xstrdup(refname + strlen("refs/heads/"));
+		return 1;
+	}
+	return 0;
+}
+
+int testrun_branch_of(char **out, struct ctx *ctx, const char *commit)
+{
+	struct branch_find f = {NULL, {{0}}, NULL};
+	struct refs refs;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ctx_repo(&f.repo, ctx, 0)) < 0)
+		return rc;
+	if (git_oid_fromstr(&f.commit, commit) < 0)
+		return 0;
+	repo_refs(&refs, f.repo);
+	rc = refs_for_each_prefix(&refs, "refs/heads/", branch_holds, &f);
+	*out = f.name;
+	return rc < 0 ? rc : 0;
 }

@@ -46,6 +46,22 @@ int testrun_store(size_t *out, struct ctx *ctx, const struct import_set *set,
 int testrun_baseline(struct testrun_total **out, size_t *n, struct ctx *ctx,
 		     const char *env, size_t limit);
 void testrun_totals_free(struct testrun_total *v, size_t n);
+
+/* How far back from the base's tip a tested commit is looked for. */
+#define TESTRUN_BASE_DEPTH 1000
+
+/* The base branch's result on env, which a branch's is judged against:
+ * the totals of the newest tested commit of the first-parent history of
+ * branch base (refs/heads/BASE, else refs/remotes/REMOTE/BASE; remote may
+ * be NULL), within TESTRUN_BASE_DEPTH commits, into *out (its at is the
+ * caller's to free, with out->at). *found is 0, and out left empty, when
+ * there is none (no base here, nothing tested on it in env). */
+int testrun_base_total(struct testrun_total *out, int *found, struct ctx *ctx,
+		       const char *env, const char *base, const char *remote);
+
+/* The first local branch (by name) whose tip is commit (40 hex) or
+ * descends from it, in *out (the caller frees it), or NULL. */
+int testrun_branch_of(char **out, struct ctx *ctx, const char *commit);
 /* The classes of commit in env, by name. Caller frees with
  * testrun_classes_free. */
 int testrun_classes(struct testrun_class **out, size_t *n, struct ctx *ctx,

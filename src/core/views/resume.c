@@ -156,8 +156,12 @@ static void add_stashes(cJSON *j, const struct status *st,
  * then the stored floors of these environments, each batch read once.
  */
 struct shown {
-	struct testrun_total *base;
+	struct testrun_total *base; /* each env's latest import */
 	size_t nbase;
+	/* each env's result on the base branch, where onbase_found[i] */
+	struct testrun_total *onbase;
+	int *onbase_found;
+	char **latest_branch; /* the branch of base[i], or NULL */
 	struct ab_result r;
 	char *problem; /* the A/B record cannot be drawn: why */
 	const char **envs;
@@ -170,6 +174,13 @@ static void shown_release(struct shown *s)
 {
 	size_t i;
 
+	for (i = 0; s->onbase && i < s->nbase; i++) {
+		free(s->onbase[i].at);
+		free(s->latest_branch[i]);
+	}
+	free(s->onbase);
+	free(s->onbase_found);
+	free(s->latest_branch);
 	testrun_totals_free(s->base, s->nbase);
 	ab_result_release(&s->r);
 	free(s->problem);
@@ -246,6 +257,19 @@ static int shown_read(struct shown *s, struct ctx *ctx, const struct status *st)
 	if ((rc = testrun_baseline(&s->base, &s->nbase, ctx, NULL,
 				   RESUME_ENVS + 1)) < 0)
 		goto out;
+	/* the baseline is the base branch's result, the latest import is
+	 * shown beside it with its branch */
+	s->onbase = xcalloc(s->nbase + 1, sizeof(*s->onbase));
+	s->onbase_found = xcalloc(s->nbase + 1, sizeof(*s->onbase_found));
+	s->latest_branch = xcalloc(s->nbase + 1, sizeof(*s->latest_branch));
+	for (i = 0; i < s->nbase; i++)
+		if ((rc = testrun_base_total(&s->onbase[i], &s->onbase_found[i],
+					     ctx, s->base[i].env,
+					     st->campaign.base,
+					     st->campaign.remote)) < 0 ||
+		    (rc = testrun_branch_of(&s->latest_branch[i], ctx,
+					    s->base[i].commit)) < 0)
+			goto out;
 	if (st->last_ab.id) {
 		rc = ab_load(&s->r, NULL, ctx, st->last_ab.id);
 		if (rc == GCAMP_EFATAL) {
@@ -316,7 +340,28 @@ static cJSON *floor_json(const struct shown *s, size_t i)
 	return o;
 }
 
-static void add_baseline(cJSON *j, const struct shown *s,
+/* The latest import of a machine, when it is not the base's result */
+static void add_latest(cJSON *e, const struct testrun_total *t,
+		       const char *branch)
+{
+	cJSON *o = cJSON_AddObjectToObject(e, "latest");
+	struct buf text = BUF_INIT;
+	long total = t->passed + t->failed + t->skipped + t->unsupported;
+
+	json_add_str_or_null(o, "commit", t->commit);
+	add_short(o, "commit_short", t->commit);
+	json_add_str_or_null(o, "branch", branch);
+	json_add_str_or_null(o, "at", t->at);
+	cJSON_AddNumberToObject(o, "failed", (double)t->failed);
+	cJSON_AddNumberToObject(o, "total", (double)total);
+	buf_addcount(&text, t->failed);
+	buf_puts(&text, " failed of ");
+	buf_addcount(&text, total);
+	json_add_str_or_null(o, "counts", text.ptr);
+	buf_release(&text);
+}
+
+static void add_baseline(cJSON *j, const struct shown *s, const char *base,
 			 struct local_facts *local)
 {
 	struct buf text = BUF_INIT;
@@ -325,12 +370,20 @@ static void add_baseline(cJSON *j, const struct shown *s,
 
 	cJSON_AddItemToObject(j, "baseline", a);
 	for (i = 0; i < s->nbase && i < RESUME_ENVS; i++) {
-		const struct testrun_total *t = &s->base[i];
+		const struct testrun_total *latest = &s->base[i];
+		const struct testrun_total *t =
+			s->onbase_found[i] ? &s->onbase[i] : latest;
 		long total =
 			t->passed + t->failed + t->skipped + t->unsupported;
 
 		e = cJSON_CreateObject();
 		cJSON_AddItemToArray(a, e);
+		json_add_str_or_null(e, "base", base);
+		cJSON_AddBoolToObject(e, "on_base", s->onbase_found[i]);
+		if (!s->onbase_found[i] || strcmp(t->commit, latest->commit))
+			add_latest(e, latest, s->latest_branch[i]);
+		else
+			cJSON_AddNullToObject(e, "latest");
 		json_add_str_or_null(e, "env", t->env);
 		buf_reset(&text);
 		machine_label(&text, s->fps[i], t->env);
@@ -541,7 +594,7 @@ int resume_build_from(cJSON **out, struct ctx *ctx, struct status *st)
 	cJSON_AddNumberToObject(j, "v", 1);
 	add_campaign(j, st);
 	add_stack(j, st, &local);
-	add_baseline(j, &shown, &local);
+	add_baseline(j, &shown, st->campaign.base, &local);
 	add_table(j, &shown, st, &local);
 	add_records(j, st, &local);
 	add_stashes(j, st, &local);
