@@ -408,12 +408,28 @@ static int split_row(const char *p, size_t n, size_t *mlen, double *count,
 	return 0;
 }
 
+/* The line of the first event block of `jfr print` text
+ * ("jdk.ExecutionSample {"), or 0 when data has none. */
+static size_t print_text_line(const char *data, size_t len)
+{
+	const char *p;
+	size_t pos = 0, n, line = 0;
+
+	while (next_line(data, len, &pos, &p, &n)) {
+		line++;
+		if (n > 6 && !memcmp(p, "jdk.", 4) &&
+		    !memcmp(p + n - 2, " {", 2))
+			return line;
+	}
+	return 0;
+}
+
 /* Reads every `jfr view hot-methods`/`native-methods` table in data. */
 static int parse_view(struct import_set *out, const char *data, size_t len,
 		      const char *path, struct error *err)
 {
 	const char *p, *p1 = NULL, *p2 = NULL;
-	size_t pos = 0, n, n1 = 0, n2 = 0, line = 0, rows = 0;
+	size_t pos = 0, n, n1 = 0, n2 = 0, line = 0, rows = 0, text_line;
 	int native = 0, in_table = 0, tables = 0;
 
 	while (next_line(data, len, &pos, &p, &n)) {
@@ -455,6 +471,15 @@ static int parse_view(struct import_set *out, const char *data, size_t len,
 		return error_set(err, GCAMP_EFATAL,
 				 "no samples in '%s': jfr found no events",
 				 show(path));
+	if (!tables && (text_line = print_text_line(data, len))) {
+		error_set(err, GCAMP_EFATAL,
+			  "%s:%zu: expected jfr print --json output, not the "
+			  "text of jfr print",
+			  show(path), text_line);
+		error_hint(err, "import the .jfr recording itself, or the "
+				"output of 'jfr print --json'");
+		return GCAMP_EFATAL;
+	}
 	if (!tables)
 		return error_set(err, GCAMP_EFATAL,
 				 "%s:1: expected jfr print --json output, "
@@ -567,5 +592,6 @@ int jfr_detect(const char *data, size_t len)
 		p1 = p;
 		n1 = n;
 	}
-	return 0;
+	/* jfr print's text: detected so that its message says what to do */
+	return print_text_line(data, len) != 0;
 }

@@ -151,3 +151,46 @@ junit_counts() {
 	[ ! -e .git/campaign/campaign.db ] ||
 		[ "$(sqlite3 .git/campaign/campaign.db 'SELECT count(*) FROM test_result')" = 0 ]
 }
+
+# jdk17: put the Debian JDK 17's bin first on PATH, or skip
+jdk17() {
+	local bin=/usr/lib/jvm/java-17-openjdk-amd64/bin
+	[ -x "$bin/java" ] && [ -x "$bin/jfr" ] && [ -x "$bin/javac" ] ||
+		skip "openjdk-17-jdk-headless is not installed (scripts/deps.sh)"
+	export PATH="$bin:$PATH" JAVA_HOME=${bin%/bin}
+}
+
+@test "a JFR recording imports its sample counts as jfr print --json has them; its text form is refused with what to do" {
+	jdk17
+	cat >Hot.java <<-'EOT'
+		public class Hot {
+		    static double slow(int i) { double s = 0; for (int k = 0; k < 2000; k++) s += Math.sqrt(i + k); return s; }
+		    public static void main(String[] a) {
+		        long end = System.currentTimeMillis() + 1500; double s = 0;
+		        for (int i = 0; System.currentTimeMillis() < end; i++) s += slow(i);
+		        System.out.println(s);
+		    }
+		}
+	EOT
+	javac -d . Hot.java
+	java -XX:StartFlightRecording=filename=run.jfr,settings=profile Hot >/dev/null 2>&1
+	jfr print --json --events jdk.ExecutionSample run.jfr >run.json
+	want=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["recording"]["events"]))' run.json)
+	[ "$want" -gt 0 ]
+	jfr print --stack-depth 96 --events ExecutionSample,NativeMethodSample run.jfr >run.txt
+	before=$(git rev-parse refs/notes/campaign)
+	run --separate-stderr git campaign measure import run.txt
+	assert_fatal "run.txt:$(grep -n '^jdk\.[A-Za-z]* {$' run.txt | head -1 | cut -d: -f1): expected jfr print --json output, not the text of jfr print" hint
+	[ "${stderr_lines[1]}" = "hint: import the .jfr recording itself, or the output of 'jfr print --json'" ]
+	[ "$(git rev-parse refs/notes/campaign)" = "$before" ]
+	run --separate-stderr git campaign measure import run.jfr
+	assert_clean
+	# the total is jfr's own event count, and the methods add up to it
+	got=$(git notes --ref campaign show HEAD | "$PY" -c '
+import json, sys
+rs = [r for r in map(json.loads, sys.stdin)
+      if r["metric"] == "jfr.samples" and r["config"]["event"] == "jdk.ExecutionSample"]
+total = [r["value"] for r in rs if "method" not in r["config"]]
+print(int(total[0]), int(sum(r["value"] for r in rs if "method" in r["config"])))')
+	[ "$got" = "$want $want" ]
+}
