@@ -194,3 +194,50 @@ total = [r["value"] for r in rs if "method" not in r["config"]]
 print(int(total[0]), int(sum(r["value"] for r in rs if "method" in r["config"])))')
 	[ "$got" = "$want $want" ]
 }
+
+@test "hyperfine --export-json imports every median and sample as the file has them, in ns" {
+	need hyperfine
+	hyperfine --runs 5 --warmup 1 --export-json hf.json -N 'sleep 0.01' 'sleep 0.02' >/dev/null 2>&1 ||
+		hyperfine --runs 5 --warmup 1 --export-json hf.json 'sleep 0.01' 'sleep 0.02' >/dev/null
+	run --separate-stderr git campaign measure import hf.json
+	assert_clean
+	# per command: the median and the samples, x 1e9, as Python reads them
+	want=$("$PY" -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(r["command"], round(r["median"] * 1e9), [round(t * 1e9) for t in r["times"]])' hf.json)
+	# hyperfine prints seconds with ns digits: equal to the nearest ns
+	got=$(git notes --ref campaign show HEAD | "$PY" -c '
+import json, sys
+for r in map(json.loads, sys.stdin):
+    if r["metric"] == "hyperfine.time" and r["stat"] == "median":
+        print(r["config"]["command"], round(r["value"]), [round(t) for t in r["samples"]])')
+	[ "$(sort <<<"$got")" = "$(sort <<<"$want")" ]
+	[ "$(wc -l <<<"$want")" = 2 ]
+}
+
+@test "bats --formatter junit counts as bats itself counts" {
+	need bats
+	mkdir suite
+	# printf: bats would take @test lines of a here-document for its own
+	printf '%s\n' '@test "one" { true; }' '@test "two" { false; }' \
+		'@test "three" { skip "not here"; }' >suite/t.bats
+	# a bats of its own, out of this one's environment
+	env -i PATH="$PATH" HOME="$HOME" LANG=C /usr/bin/bats --formatter junit suite/t.bats >bats.xml || :
+	f=bats.xml
+	grep -q '<testsuite ' "$f" || fail "bats wrote no JUnit: $(cat "$f")"
+	# bats writes raw control bytes Python's parser refuses: strip them
+	read -r p fl s < <(tr -d '\001\002\007' <"$f" | "$PY" -c '
+import sys, xml.etree.ElementTree as ET
+p = f = s = 0
+for c in ET.fromstring(sys.stdin.read()).iter("testcase"):
+    kids = {k.tag for k in c}
+    if kids & {"failure", "error"}: f += 1
+    elif "skipped" in kids: s += 1
+    else: p += 1
+print(p, f, s)')
+	[ "$p $fl $s" = '1 1 1' ]
+	run --separate-stderr git campaign tests import "$f"
+	assert_clean
+	[ "$(baseline passed) $(baseline failed) $(baseline skipped)" = "$p $fl $s" ]
+}
