@@ -278,8 +278,6 @@ static void line_to(struct llm_ctx *c, const char *data, size_t len, size_t off)
 	c->counted = off;
 }
 
-/* The input is one JSON value (an object, an array of objects) or a
- * sequence of them, one a line (jsonl). */
 /* Whether cJSON stopped (at, or a few bytes after, as it reports) just
  * past a digit, a comma and a digit: a number printed in a locale with a
  * decimal comma. */
@@ -295,6 +293,8 @@ static int decimal_comma(const char *s, size_t start, size_t at, size_t len)
 	return 0;
 }
 
+/* The input is one JSON value (an object, an array of objects) or a
+ * sequence of them, one a line (jsonl). */
 int llm_parse(struct import_set *out, const char *data, size_t len,
 	      const char *path, struct error *err)
 {

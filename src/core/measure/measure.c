@@ -387,34 +387,39 @@ int measure_index_update(struct ctx *ctx)
 	return update(ctx, 0, 1);
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-	const char *const *x = a, *const *y = b;
+/* Lines sorted with their place, so that equal lines sort in the order
+ * they came: the first of each run is the one kept. */
+struct placed_line {
+	const char *line;
+	size_t at;
+};
 
-	return strcmp(*x, *y);
+static int cmp_placed(const void *a, const void *b)
+{
+	const struct placed_line *x = a, *y = b;
+	int c = strcmp(x->line, y->line);
+
+	if (c)
+		return c;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* keep[i] = 0 for each line equal to an earlier one */
+/* keep[i] = 0 for each line equal to an earlier one: one sort, so that
+ * an input of many equal lines costs no more than one of none */
 static void mark_duplicates(char *keep, char **lines, size_t n)
 {
-	char **sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	struct placed_line *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
 	size_t i;
 
-	memcpy(sorted, lines, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_line);
-	memset(keep, 1, n);
-	for (i = 1; i < n; i++) {
-		size_t j;
-
-		if (strcmp(sorted[i], sorted[i - 1]))
-			continue;
-		/* rare: find the later copy by address and drop it */
-		for (j = n; j-- > 0;)
-			if (keep[j] && !strcmp(lines[j], sorted[i])) {
-				keep[j] = 0;
-				break;
-			}
+	for (i = 0; i < n; i++) {
+		sorted[i].line = lines[i];
+		sorted[i].at = i;
 	}
+	qsort(sorted, n, sizeof(*sorted), cmp_placed);
+	memset(keep, 1, n);
+	for (i = 1; i < n; i++)
+		if (!strcmp(sorted[i].line, sorted[i - 1].line))
+			keep[sorted[i].at] = 0;
 	free(sorted);
 }
 
