@@ -231,10 +231,10 @@ static void tests_add_up_per_class_within_one_env(void **state)
 	assert_int_equal(envs.nr, 3);
 	strvec_clear(&envs);
 	import_set_release(&set);
-	/* nothing countable: refused */
+	/* nothing countable: refused as input, not as usage */
 	r = import_add(&set, "tests.passed", 3, NULL);
 	assert_int_equal(testrun_store(&n, &ctx, &set, commit, "env1"),
-			 GCAMP_EUSAGE);
+			 GCAMP_EFATAL);
 	import_set_release(&set);
 	ctx_release(&ctx);
 }
