@@ -252,6 +252,36 @@ static void detection(void **state)
 	}
 }
 
+static void a_case_that_did_not_run_is_skipped_whatever_writes_it(void **state)
+{
+	struct import_set set = IMPORT_SET_INIT;
+	struct error err = ERROR_INIT;
+
+	(void)state;
+	/* ctest --output-junit: status="disabled" with no child, "notrun"
+	 * with <skipped/>, "fail" with <failure/>, "run" for a pass */
+	assert_int_equal(
+		parse_str("junit",
+			  "<testsuite name=\"t\" tests=\"5\">\n"
+			  "<testcase name=\"ok\" classname=\"c\" "
+			  "status=\"run\"/>\n"
+			  "<testcase name=\"bad\" classname=\"c\" "
+			  "status=\"fail\"><failure message=\"\"/></testcase>\n"
+			  "<testcase name=\"off\" classname=\"c\" "
+			  "status=\"disabled\"><system-out>Disabled"
+			  "</system-out></testcase>\n"
+			  "<testcase name=\"nope\" classname=\"c\" "
+			  "status=\"notrun\"><skipped message=\"x\"/>"
+			  "</testcase>\n"
+			  "<testcase name=\"gone\" classname=\"c\" "
+			  "status=\"fail\"/>\n"
+			  "</testsuite>\n",
+			  &set, &err),
+		0);
+	expect_counts(&set, "class=c", 1, 2, 0, 2, 0);
+	import_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +289,8 @@ int main(void)
 		cmocka_unit_test(surefire_flaky),
 		cmocka_unit_test(reruns_suites_entities),
 		cmocka_unit_test(directory_of_reports),
+		cmocka_unit_test(
+			a_case_that_did_not_run_is_skipped_whatever_writes_it),
 		cmocka_unit_test(same_class_in_two_files_adds_up),
 		cmocka_unit_test(entities_and_cdata),
 		cmocka_unit_test(malformed),
