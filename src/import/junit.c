@@ -75,7 +75,7 @@ static void tally(struct jstate *st)
 static void case_status(struct jstate *st, const char *status)
 {
 	static const char *const not_run[] = {"disabled", "notrun", "skipped",
-					       "ignored", NULL};
+					      "ignored", NULL};
 	size_t i;
 
 	if (!status)
