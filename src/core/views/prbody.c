@@ -17,9 +17,11 @@
 #include "core/records/hypo.h"
 #include "core/records/pr.h"
 #include "core/records/testrun.h"
+#include "core/stack/model.h"
 #include "core/views/gather.h"
 #include "core/views/prbody.h"
 #include "core/views/prlint.h"
+#include "io/gitcfg.h"
 #include "io/repo.h"
 #include "util/json.h"
 #include "util/template.h"
@@ -45,16 +47,46 @@ static void pb_negative(struct pb *b, char *text)
 	free(text);
 }
 
-/* The branch, its tip, the merge base with campaign.base, the commits
- * between (newest first) */
+/* What the branch's PR is based on: its stack parent when it is stacked
+ * on one that is still there (GitHub shows the PR as parent..branch), else
+ * campaign.base; *name is borrowed from the model or the campaign, *remote
+ * says where else the tip may be looked for */
+static int pr_base_of(const char **name, const char **remote,
+		      struct stack_model *m, struct pb *b, const char *branch,
+		      const struct refs *refs)
+{
+	const struct stack_rel *rel;
+	char hex[REFS_HEX_SIZE];
+	struct gitcfg *cfg;
+	int rc;
+
+	*name = b->c.base;
+	*remote = b->c.remote;
+	if ((rc = ctx_config(&cfg, b->ctx)) < 0 ||
+	    (rc = gitcfg_foreach(cfg, "branch.", "", stack_model_add, m,
+				 &b->ctx->err)) < 0)
+		return rc;
+	rel = stack_model_find(m, branch);
+	if (rel && rel->parent && strcmp(rel->parent, b->c.base) &&
+	    refs_branch_tip(hex, refs, NULL, rel->parent) == 0) {
+		*name = rel->parent;
+		*remote = NULL;
+	}
+	return 0;
+}
+
+/* The branch, its tip, the merge base with what its PR is based on (its
+ * stack parent, else campaign.base), the commits between (newest first) */
 static int gather_commits(struct pb *b, const char *branch)
 {
 	git_oid tip, base;
 	git_revwalk *walk = NULL;
 	git_commit *c = NULL;
+	struct stack_model m = STACK_MODEL_INIT;
 	struct refs refs;
 	cJSON *arr;
 	char hex[GIT_OID_HEXSZ + 1];
+	const char *onto, *remote;
 	char *cur = NULL;
 	int rc;
 
@@ -67,24 +99,26 @@ static int gather_commits(struct pb *b, const char *branch)
 					 "HEAD is detached: name the branch");
 		branch = cur;
 	}
+	if ((rc = pr_base_of(&onto, &remote, &m, b, branch, &refs)) < 0)
+		goto out;
 	cJSON_AddStringToObject(b->d, "branch", branch);
-	cJSON_AddStringToObject(b->d, "base", b->c.base);
+	cJSON_AddStringToObject(b->d, "base", onto);
 	if (refs_branch_tip(hex, &refs, NULL, branch) < 0 ||
 	    git_oid_fromstr(&tip, hex) < 0) {
 		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND, "no branch '%s'",
 			       branch);
 		goto out;
 	}
-	if (refs_branch_tip(hex, &refs, b->c.remote, b->c.base) < 0 ||
+	if (refs_branch_tip(hex, &refs, remote, onto) < 0 ||
 	    git_oid_fromstr(&base, hex) < 0) {
 		rc = error_set(&b->ctx->err, GCAMP_ENOTFOUND,
-			       "no base branch '%s'", b->c.base);
+			       "no base branch '%s'", onto);
 		goto out;
 	}
 	if ((rc = git_merge_base(&b->merge_base, b->repo, &tip, &base)) < 0) {
 		rc = error_git(&b->ctx->err, rc,
 			       "'%s' and '%s' have no common history", branch,
-			       b->c.base);
+			       onto);
 		goto out;
 	}
 	git_oid_tostr(hex, sizeof(hex), &tip);
@@ -129,6 +163,7 @@ static int gather_commits(struct pb *b, const char *branch)
 	}
 out:
 	git_revwalk_free(walk);
+	stack_model_release(&m);
 	free(cur);
 	return rc;
 }
@@ -201,7 +236,7 @@ static void relabel(const struct pb *b, struct ab_result *r)
 	git_oid_tostr(hex, sizeof(hex), &r->a_commit);
 	if (git_oid_equal(&r->a_commit, &b->merge_base))
 		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
-			 b->c.base, hex);
+			 json_get_str(b->d, "base"), hex);
 	else if (pb_branch_commit(b, hex))
 		snprintf(r->a_desc, sizeof(r->a_desc), "%.40s (%.12s)",
 			 json_get_str(b->d, "branch"), hex);
