@@ -36,17 +36,17 @@ void submit_result_release(struct submit_result *r);
  * For the chosen stack, parents first: pushes, in one run of the git
  * program, every branch whose remote-tracking tip is not its own, each
  * with --force-with-lease=refs/heads/B:<that tip> (empty: not there yet);
- * a remote tip that is not an ancestor is refused unless it is one of the
- * branch's restack backups. Then finds the PRs in one conditional list of
- * the open ones (a cached number not open any more: one GET), opens the
- * missing ones (base: the parent branch, the campaign base for the bottom;
- * title: the first commit's subject) with their numbers predicted from
- * github_newest_number, and keeps the section between STACK_MARKER lines
- * of each body ("Stacked on #N" and the stack's list), PATCHing base and
- * body only when they differ (a race that broke a prediction). Each PR is
- * recorded in the database's pr table. A branch that needs a restack, is
- * missing or has no parent is refused (GCAMP_EREFUSED) before anything is
- * pushed.
+ * a remote tip that is not an ancestor is refused unless the branch once
+ * included it (its reflog or a restack backup; see stack_push). Then finds the
+ * PRs in one conditional list of the open ones (a cached number not open any
+ * more: one GET), opens the missing ones (base: the parent branch, the campaign
+ * base for the bottom; title: the first commit's subject) with their numbers
+ * predicted from github_newest_number, and keeps the section between
+ * STACK_MARKER lines of each body ("Stacked on #N" and the stack's list),
+ * PATCHing base and body only when they differ (a race that broke a
+ * prediction). Each PR is recorded in the database's pr table. A branch that
+ * needs a restack, is missing or has no parent is refused (GCAMP_EREFUSED)
+ * before anything is pushed.
  */
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o);

@@ -14,36 +14,77 @@
 
 #define BACKUP_PREFIX "refs/campaign/backup/"
 
+/* How far back the branch's reflog is searched for a remote tip */
+#define REFLOG_DEPTH 1000
+
 struct backup_walk {
+	git_repository *repo;
 	const char *branch;
-	char hex[REFS_HEX_SIZE];
+	git_oid want;
 };
 
-/* BACKUP_PREFIX OP/BRANCH at the commit looked for: 1 stops the walk */
-static int backup_is(const char *refname, const char *oid, void *data)
+/* 1 when tip is want or has it in its history */
+static int includes(git_repository *repo, const git_oid *tip,
+		    const git_oid *want)
+{
+	return git_oid_equal(tip, want) ||
+	       git_graph_descendant_of(repo, tip, want) == 1;
+}
+
+/* BACKUP_PREFIX OP/BRANCH holding the commit looked for: 1 stops the
+ * walk */
+static int backup_has(const char *refname, const char *oid, void *data)
 {
 	const struct backup_walk *w = data;
 	const char *slash = strchr(refname + strlen(BACKUP_PREFIX), '/');
+	git_oid tip;
 
-	return slash && !strcmp(slash + 1, w->branch) && !strcmp(oid, w->hex);
+	return slash && !strcmp(slash + 1, w->branch) &&
+	       git_oid_fromstr(&tip, oid) == 0 &&
+	       includes(w->repo, &tip, &w->want);
 }
 
-/* 1 when oid is the tip one of branch's restack backups kept */
-static int is_backup(git_repository *repo, const char *branch,
-		     const git_oid *oid)
+/*
+ * git push --force-if-includes, with the restack's backups besides: the
+ * remote tip oid is ours to replace when the branch once was at it or
+ * past it, that is when an entry of its reflog (the newest REFLOG_DEPTH)
+ * or one of its restack backups is oid or has it in its history. A tip
+ * we never had (someone else's push) is in neither.
+ */
+static int ours_to_replace(git_repository *repo, const char *branch,
+			   const git_oid *oid)
 {
 	struct backup_walk w;
 	struct refs refs;
+	git_reflog *log = NULL;
+	char *ref = xasprintf("refs/heads/%s", branch);
+	size_t i, n;
+	int found = 0;
 
+	if (git_reflog_read(&log, repo, ref) == 0) {
+		n = git_reflog_entrycount(log);
+		for (i = 0; i < n && i < REFLOG_DEPTH && !found; i++) {
+			const git_reflog_entry *e =
+				git_reflog_entry_byindex(log, i);
+
+			found = includes(repo, git_reflog_entry_id_new(e), oid);
+		}
+	}
+	git_reflog_free(log);
+	free(ref);
+	if (found)
+		return 1;
+	w.repo = repo;
 	w.branch = branch;
-	git_oid_tostr(w.hex, sizeof(w.hex), oid);
+	git_oid_cpy(&w.want, oid);
 	repo_refs(&refs, repo);
-	return refs_for_each_prefix(&refs, BACKUP_PREFIX, backup_is, &w) == 1;
+	return refs_for_each_prefix(&refs, BACKUP_PREFIX, backup_has, &w) == 1;
 }
 
 /* how one branch goes into the push: left out when the remote has its tip;
  * the lease names the remote tip last seen (none seen: the branch must not
- * exist there yet), and only a restack backup may be overwritten */
+ * exist there yet), and only a tip the branch once included may be
+ * overwritten */
 static int plan_push(struct strvec *leases, struct strvec *specs, int *forced,
 		     struct ctx *ctx, git_repository *repo, const char *remote,
 		     const struct stack_branch *b)
@@ -63,14 +104,15 @@ static int plan_push(struct strvec *leases, struct strvec *specs, int *forced,
 		git_oid_tostr(hex, sizeof(hex), &seen);
 		*forced = !git_graph_descendant_of(repo, &b->tip, &seen);
 	}
-	if (*forced && !is_backup(repo, b->name, &seen)) {
+	if (*forced && !ours_to_replace(repo, b->name, &seen)) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED,
 			       "'%s' on '%s' (%.7s) has commits that "
 			       "are not in the local branch",
 			       b->name, remote, hex);
-		error_hint(&ctx->err, "fetch and look at them; git-campaign "
-				      "only overwrites a tip it restacked "
-				      "away");
+		error_hint(&ctx->err,
+			   "'git log %s..%s/%s' shows them; merge or drop "
+			   "them, then submit again",
+			   b->name, remote, b->name);
 		goto out;
 	}
 	buf_addf(&s, "--force-with-lease=refs/heads/%s:%s", b->name, hex);

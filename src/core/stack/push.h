@@ -23,11 +23,13 @@ struct stack_push_req {
  * push at all when that is every one); each other gets
  * --force-with-lease=refs/heads/B:<remote-tracking tip> (empty: not there
  * yet). A remote tip that is not an ancestor of the branch is refused
- * (GCAMP_EREFUSED, before anything is pushed) unless it is one of the
- * branch's restack backups. Adds "pushed B" (or, with dry_run, "would
- * push B" and nothing run) to lines per branch that went through; the
- * first refused one is the error (GCAMP_EFATAL, a hint for a lease that
- * failed).
+ * (GCAMP_EREFUSED, before anything is pushed, the hint naming the git log
+ * that shows it) unless the branch once included it, as git push
+ * --force-if-includes decides: an entry of the branch's reflog, or one of
+ * its restack backups, is that tip or has it in its history. Adds "pushed B"
+ * (or, with dry_run, "would push B" and nothing run) to lines per branch that
+ * went through; the first refused one is the error (GCAMP_EFATAL, a hint for a
+ * lease that failed).
  */
 int stack_push(struct strvec *lines, struct ctx *ctx, git_repository *repo,
 	       const struct stack_push_req *req);

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# The GitHub flows a campaign lives through, against the fake GitHub and a
+# bare remote: each stacked PR shows only its own work, amend-and-resubmit,
+# merged parents, a submit stopped midway, and no token in a child's
+# environment.
+
+load helper
+load fakehub
+
+setup() {
+	setup_world
+	start_fakehub
+	git config --global init.defaultBranch develop
+	git init -q --bare remote.git
+	git init -q r
+	cd r
+	echo base >f0
+	git add f0
+	git commit -q -m base
+	git remote add origin "$WORLD/remote.git"
+	git push -q origin develop
+	git campaign init demo --forge o/r >/dev/null
+}
+
+teardown() {
+	stop_fakehub
+}
+
+# stack N: branches s1..sN stacked in a line, one commit each ("sI change")
+stack() {
+	local i
+	for i in $(seq "$1"); do
+		git campaign stack new "s$i" >/dev/null
+		echo "$i" >"f$i"
+		git add "f$i"
+		git commit -q -m "s$i change"
+	done
+}
+
+# pr_field N JQ: a field of PR #N as the fake stores it
+pr_field() {
+	fh_http GET "/__fake/state?repo=o/r" | jq -r ".pulls[] | select(.number == $1) | $2"
+}
+
+@test "a stacked PR's body and umbrella line show only its own commits, runs and findings" {
+	stack 3
+	git checkout -q s1
+	git campaign ab --base develop --build true -n 5 \
+		--run 'if [ "$GIT_CAMPAIGN_ARM" = A ]; then sleep 0.03; else sleep 0.01; fi' \
+		>/dev/null 2>&1
+	git campaign finding add --kind wrong-answer "s1 fixes a wrong sum" \
+		--commit s1 >/dev/null
+	git checkout -q s3
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	s1=$(git rev-parse --short=12 s1)
+	# s1's PR: its own commit, its A/B table (B is s1), its finding
+	pr_field 1 .body >b1
+	grep -qF -- "- $s1 s1 change" b1
+	grep -q '^| workload .* B: s1 ('"$s1"')' b1
+	grep -qF 'wrong-answer: s1 fixes a wrong sum' b1
+	# s2's and s3's: their own commit alone, no table, no finding of s1
+	for n in 2 3; do
+		pr_field $n .body >b$n
+		grep -qF -- "- $(git rev-parse --short=12 s$n) s$n change" b$n
+		! grep -qF "$s1" b$n || fail "#$n names s1's commit: $(grep -F "$s1" b$n)"
+		! grep -q '^| workload' b$n || fail "#$n shows s1's A/B table"
+		! grep -qF 'wrong-answer' b$n || fail "#$n shows s1's finding"
+	done
+	grep -qF -- "- $(git rev-parse --short=12 s2) s2 change" b3 &&
+		fail "#3 lists its parent's commit"
+	# the umbrella's rows: each PR's own title, s1's claim only on s1
+	fh seed '{"repo":"o/r","issues":[{"title":"Umbrella"}]}' >/dev/null
+	git campaign config umbrella 4 >/dev/null
+	run --separate-stderr git campaign umbrella sync --dry-run
+	assert_clean
+	assert_line --regexp '^- \[ \] #1 s1 change \(`s1`\) — open: faster, B/A .* \(A/B #1\)$'
+	assert_line '- [ ] #2 s2 change (`s2`) — open'
+	assert_line '- [ ] #3 s3 change (`s3`) — open'
+}
+
+@test "an amended and restacked stack is resubmitted with a lease" {
+	stack 2
+	git campaign stack submit --all >/dev/null
+	old=$(git rev-parse s1)
+	git checkout -q s1
+	echo more >>f1
+	git commit -qa --amend --no-edit
+	git campaign stack restack --all >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line 'pushed s1 (restacked: forced with a lease)'
+	assert_line 'pushed s2 (restacked: forced with a lease)'
+	[ "$(git -C ../remote.git rev-parse s1)" = "$(git rev-parse s1)" ]
+	[ "$(git -C ../remote.git rev-parse s2)" = "$(git rev-parse s2)" ]
+	[ "$(git rev-parse s1)" != "$old" ]
+}
+
+@test "review fixes on a child and its parent, then a restack, are resubmitted" {
+	stack 2
+	git campaign stack submit --all >/dev/null
+	echo x >>f2
+	git commit -qam 's2 review fix'
+	git checkout -q s1
+	echo y >>f1
+	git commit -qam 's1 review fix'
+	git campaign stack restack --all >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line 'pushed s1'
+	assert_line 'pushed s2 (restacked: forced with a lease)'
+	[ "$(git -C ../remote.git log -1 --format=%s s2)" = 's2 review fix' ]
+	[ "$(git -C ../remote.git rev-parse s2)" = "$(git rev-parse s2)" ]
+}
+
+@test "a remote tip the branch never had is refused with the command that shows it" {
+	stack 1
+	git campaign stack submit --all >/dev/null
+	git clone -q ../remote.git ../other
+	git -C ../other checkout -q s1
+	echo other >>../other/f1
+	git -C ../other commit -qam 'someone else'
+	git -C ../other push -q origin s1
+	git fetch -q origin
+	echo mine >>f1
+	git commit -qa --amend --no-edit
+	before=$(git rev-parse s1)
+	run --separate-stderr git campaign stack submit --all
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"'s1' on 'origin' ("*") has commits that are not in the local branch"* ]]
+	[[ $stderr == *"hint: 'git log s1..origin/s1' shows them"* ]]
+	[ "$(git -C ../remote.git log -1 --format=%s s1)" = 'someone else' ]
+	[ "$(git rev-parse s1)" = "$before" ]
+}
