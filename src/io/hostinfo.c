@@ -301,8 +301,10 @@ char *host_java_on_path(void)
 static int run_stderr(struct buf *out, int *status, const char *const argv[],
 		      long timeout_s, struct error *err)
 {
-	struct proc_opts po = {
-		.stdin_null = 1, .cap = 65536, .timeout_ms = timeout_s * 1000};
+	struct proc_opts po = {.stdin_null = 1,
+			       .cap = 65536,
+			       .timeout_ms = timeout_s * 1000,
+			       .no_tokens = 1};
 	struct proc_result r = PROC_RESULT_INIT;
 	int rc;
 

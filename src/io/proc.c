@@ -112,13 +112,32 @@ static int same_name(const char *entry, const char *change)
 	return !strncmp(entry, change, n) && entry[n] == '=';
 }
 
-/* Our environment with the changes applied, for the child only: the
- * strings stay borrowed from environ and changes; free only the array. */
-static const char **child_env(const char *const *changes)
+const char *const proc_token_vars[] = {"GH_TOKEN", "GITHUB_TOKEN",
+				       "GH_ENTERPRISE_TOKEN",
+				       "GITHUB_ENTERPRISE_TOKEN", NULL};
+
+/* 1 when entry ("NAME=VALUE") is one of proc_token_vars */
+static int is_token_var(const char *entry)
 {
+	size_t i;
+
+	for (i = 0; proc_token_vars[i]; i++)
+		if (same_name(entry, proc_token_vars[i]))
+			return 1;
+	return 0;
+}
+
+/* Our environment with the changes applied (changes may be NULL), and
+ * with no_tokens the token variables taken out, for the child only: the
+ * strings stay borrowed from environ and changes; free only the array. */
+static const char **child_env(const char *const *changes, int no_tokens)
+{
+	static const char *const none[] = {NULL};
 	size_t n = 0, m = 0, i, j;
 	const char **v;
 
+	if (!changes)
+		changes = none;
 	while (environ[n])
 		n++;
 	while (changes[m])
@@ -128,11 +147,12 @@ static const char **child_env(const char *const *changes)
 		for (j = 0; changes[j]; j++)
 			if (same_name(environ[i], changes[j]))
 				break;
-		if (!changes[j])
+		if (!changes[j] && !(no_tokens && is_token_var(environ[i])))
 			v[n++] = environ[i];
 	}
 	for (j = 0; changes[j]; j++)
-		if (strchr(changes[j], '='))
+		if (strchr(changes[j], '=') &&
+		    !(no_tokens && is_token_var(changes[j])))
 			v[n++] = changes[j];
 	return v;
 }
@@ -143,7 +163,8 @@ static int spawn(pid_t *pid, const char *const *argv, const struct proc_opts *o,
 		 const int pipes[3], struct error *err)
 {
 	posix_spawn_file_actions_t fa;
-	const char **envp = o->env ? child_env(o->env) : NULL;
+	const char **envp =
+		o->env || o->no_tokens ? child_env(o->env, o->no_tokens) : NULL;
 	int rc, fd;
 
 	posix_spawn_file_actions_init(&fa);

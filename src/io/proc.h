@@ -31,7 +31,15 @@ struct proc_opts {
 	 * nothing is captured, and stdin_null, in, tee_stderr, cap and
 	 * timeout_ms are ignored */
 	int inherit_stdio;
+	/* 1: a command run for the user (a build, a workload, a control, a
+	 * probe, ncu): PROC_TOKEN_VARS are removed from its environment,
+	 * after env's changes, so that no recording of its environment (a
+	 * JFR file) holds the GitHub token. git and gh keep them. */
+	int no_tokens;
 };
+
+/* The variables that may hold a GitHub token, NULL-terminated. */
+extern const char *const proc_token_vars[];
 
 struct proc_result {
 	int status;	   /* exit code 0-255, or 128 + signal number */

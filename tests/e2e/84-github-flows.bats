@@ -132,3 +132,38 @@ pr_field() {
 	[ "$(git -C ../remote.git log -1 --format=%s s1)" = 'someone else' ]
 	[ "$(git rev-parse s1)" = "$before" ]
 }
+
+@test "an A/B's build, runs and controls see none of the GitHub token variables" {
+	stack 1
+	export GH_TOKEN=ghp_SECRET1 GITHUB_TOKEN=ghp_SECRET2 \
+		GH_ENTERPRISE_TOKEN=ghp_SECRET3 GITHUB_ENTERPRISE_TOKEN=ghp_SECRET4
+	run --separate-stderr git campaign ab --base develop -n 3 \
+		--build 'env >>"$HOME/build-env"' \
+		--run 'env >>"$HOME/run-env"' \
+		--control 'env >>"$HOME/control-env"'
+	[ "$status" -eq 0 ] || fail "ab: $stderr"
+	for f in build-env run-env control-env; do
+		# the children ran and got the environment they are given
+		grep -q '^GIT_CAMPAIGN_ARM=B$' "$HOME/$f" || fail "$f: no arm B"
+		grep -q "^HOME=$HOME\$" "$HOME/$f"
+		! grep -E '^(GH_TOKEN|GITHUB_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN)=|SECRET' \
+			"$HOME/$f" || fail "$f holds a token"
+	done
+	[ "$(grep -c '^GIT_CAMPAIGN_ARM=' "$HOME/run-env")" -ge 6 ]
+}
+
+@test "a JFR recording of an A/B workload holds no GitHub token" {
+	command -v java >/dev/null && command -v jfr >/dev/null ||
+		skip "java and jfr (openjdk-17-jdk-headless) are not installed"
+	stack 1
+	printf 'class Hello { public static void main(String[] a) { System.out.println("hi"); } }\n' >"$HOME/Hello.java"
+	export GH_TOKEN=ghp_SECRETtoken123
+	run --separate-stderr git campaign ab --base develop -n 1 --warmup 0 \
+		--build true \
+		--run 'java -XX:StartFlightRecording:filename=$HOME/t-$GIT_CAMPAIGN_ARM.jfr $HOME/Hello.java'
+	[ -s "$HOME/t-B.jfr" ] || fail "no recording: $stderr"
+	jfr print --events jdk.InitialEnvironmentVariable "$HOME/t-B.jfr" >events
+	# the recording has the environment, HOME among it, but not the token
+	grep -q 'key = "HOME"' events
+	! grep -q 'GH_TOKEN\|ghp_SECRET' events || fail "$(grep -A1 GH_TOKEN events)"
+}

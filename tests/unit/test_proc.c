@@ -132,6 +132,37 @@ static void stdin_data_and_child_env_leave_our_environment_alone(void **state)
 	proc_result_release(&res);
 }
 
+static void a_user_command_gets_no_token_variables(void **state)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	const char *env[] = {"GITHUB_TOKEN=from-changes", "GCAMP_PROC_KEPT=k",
+			     NULL};
+	const char *script = "echo \"${GH_TOKEN-none} ${GITHUB_TOKEN-none} "
+			     "${GH_ENTERPRISE_TOKEN-none} "
+			     "${GITHUB_ENTERPRISE_TOKEN-none} "
+			     "${GCAMP_PROC_KEPT-none}\"";
+	struct proc_opts o = {0};
+	size_t i;
+
+	(void)state;
+	for (i = 0; proc_token_vars[i]; i++)
+		setenv(proc_token_vars[i], "secret", 1);
+	/* git and gh keep them */
+	run_sh(&res, script, &o);
+	assert_string_equal(res.out.ptr, "secret secret secret secret none\n");
+	o.no_tokens = 1;
+	run_sh(&res, script, &o);
+	assert_string_equal(res.out.ptr, "none none none none none\n");
+	o.env = env;
+	run_sh(&res, script, &o);
+	assert_string_equal(res.out.ptr, "none none none none k\n");
+	for (i = 0; proc_token_vars[i]; i++) {
+		assert_string_equal(getenv(proc_token_vars[i]), "secret");
+		unsetenv(proc_token_vars[i]);
+	}
+	proc_result_release(&res);
+}
+
 static int pipe_signals;
 
 static void count_pipe(int sig)
@@ -238,6 +269,7 @@ int main(void)
 		cmocka_unit_test(options),
 		cmocka_unit_test(
 			stdin_data_and_child_env_leave_our_environment_alone),
+		cmocka_unit_test(a_user_command_gets_no_token_variables),
 		cmocka_unit_test(unread_stdin_leaves_sigpipe_as_it_was),
 		cmocka_unit_test(cannot_run),
 		cmocka_unit_test(last_line),

@@ -244,6 +244,7 @@ static int run_once(struct schedule *s, struct ab_point *p,
 	command_argv(&argv, p->workload, p->iters, arm->artifact);
 	child_env(&env, arm, 1);
 	po.env = (const char *const *)env.v;
+	po.no_tokens = 1;
 	s->done++;
 	if (s->progress) {
 		struct ab_progress ev = {.what = AB_PROGRESS_RUN,
@@ -309,6 +310,7 @@ int ab_probe(double **out, struct ctx *ctx, const char *cmd, long n,
 	po.stdin_null = 1;
 	po.cap = 1 << 20;
 	po.env = env;
+	po.no_tokens = 1;
 	command_argv(&argv, cmd, 0, NULL);
 	v = xcalloc((size_t)n, sizeof(*v));
 	for (i = 0; i < n && !rc; i++) {
@@ -415,6 +417,7 @@ int ab_build(struct schedule *s, const struct arm *arm, const char *desc)
 	command_argv(&argv, s->o->build, 0, NULL);
 	child_env(&env, arm, 0);
 	po.env = (const char *const *)env.v;
+	po.no_tokens = 1;
 	if (s->progress)
 		s->progress(s->data, &ev);
 	rc = proc_run(&r, (const char *const *)argv.v, &po, &ctx->err);

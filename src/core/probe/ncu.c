@@ -471,6 +471,7 @@ int ncuprof_run(struct ncuprof_result *out, struct ctx *ctx,
 	out->program_cmd = join_argv(o->program);
 	memset(&po, 0, sizeof(po));
 	po.cap = (size_t)64 << 20;
+	po.no_tokens = 1;
 	if ((rc = proc_run(&pr, (const char *const *)argv.v, &po, &ctx->err)) <
 		    0 ||
 	    (rc = write_file(out->raw_path, &pr.out, &pr.err, &ctx->err)) < 0)
