@@ -167,3 +167,95 @@ pr_field() {
 	grep -q 'key = "HOME"' events
 	! grep -q 'GH_TOKEN\|ghp_SECRET' events || fail "$(grep -A1 GH_TOKEN events)"
 }
+
+# squash_merge N BRANCH: GitHub squash-merges PR #N of BRANCH into develop
+squash_merge() {
+	[ -d ../gh ] || git clone -q ../remote.git ../gh
+	(cd ../gh && git fetch -q origin && git checkout -q develop &&
+		git reset -q --hard origin/develop &&
+		git merge -q --squash "origin/$2" &&
+		git commit -qm "$2 (#$1)" && git push -q origin develop)
+	fh merge '{"repo":"o/r","number":'"$1"'}' >/dev/null
+}
+
+@test "after a squash merge of the bottom PR, the submit sync suggests goes through" {
+	git campaign stack new s1 >/dev/null
+	echo 1 >f1 && git add f1 && git commit -qm 's1 one'
+	echo 11 >f1 && git commit -qam 's1 two'
+	git campaign stack new s2 >/dev/null
+	echo 2 >f2 && git add f2 && git commit -qm 's2 change'
+	git campaign stack submit --all >/dev/null
+	squash_merge 1 s1
+	git fetch -q origin
+	git branch -q -f develop origin/develop
+	s1_remote=$(git -C ../remote.git rev-parse s1)
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line 'retargeted #2 s2 onto develop (#1 s1 merged)'
+	assert_line "push them with 'git campaign stack submit --all'"
+	synced=$output
+	fh log >before
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	[[ $synced == *"s1: #1 merged, out of the stack (the branch stays"* ]]
+	[ "$(git config branch.s2.campaignParent)" = develop ]
+	! git config branch.s1.campaignParent || fail "s1 is still stacked"
+	git rev-parse -q --verify refs/heads/s1 >/dev/null
+	assert_line 'pushed s2 (restacked: forced with a lease)'
+	refute_line --partial 'pushed s1'
+	[ "$(git -C ../remote.git rev-parse s1)" = "$s1_remote" ]
+	[ "$(git -C ../remote.git rev-parse s2)" = "$(git rev-parse s2)" ]
+	# s2 holds its own commit alone, on the squash
+	[ "$(git log --format=%s develop..s2)" = 's2 change' ]
+	[ "$(pr_field 2 .base.ref)" = develop ]
+	# the resubmit after the merge: at most 3 requests
+	fh log | tail -n +$(($(wc -l <before) + 1)) >after
+	[ "$(wc -l <after)" -le 3 ] || fail "$(cat after)"
+	run --separate-stderr git campaign stack restack --all
+	assert_clean
+}
+
+@test "sync fetches the base before it restacks onto it, so a squash merge is no conflict" {
+	git campaign stack new s1 >/dev/null
+	echo one >f0 && git commit -qam 's1 change'
+	git campaign stack new s2 >/dev/null
+	echo two >f0 && git commit -qam 's2 change'
+	git campaign stack submit --all >/dev/null
+	squash_merge 1 s1
+	# the local develop is not pulled
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line --regexp '^fast-forwarded develop to origin/develop \([0-9a-f]{7}\)$'
+	assert_line 'retargeted #2 s2 onto develop (#1 s1 merged)'
+	assert_line 'moved s2 onto develop'
+	refute_line --partial 'conflict'
+	[ "$(git rev-parse develop)" = "$(git -C ../remote.git rev-parse develop)" ]
+	[ "$(git config branch.s2.campaignParent)" = develop ]
+	[ "$(git log --format=%s develop..s2)" = 's2 change' ]
+	[ "$(git show s2:f0)" = two ]
+	[ "$(pr_field 2 .base.ref)" = develop ]
+}
+
+@test "sync refuses a checked-out base that is behind the remote before it writes to GitHub" {
+	git campaign stack new s1 >/dev/null
+	echo one >f0 && git commit -qam 's1 change'
+	git campaign stack new s2 >/dev/null
+	echo two >f0 && git commit -qam 's2 change'
+	git campaign stack submit --all >/dev/null
+	squash_merge 1 s1
+	git checkout -q develop
+	before=$(git rev-parse develop s1 s2)
+	run --separate-stderr git campaign stack sync
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[0]} == "error: 'develop' is behind 'origin/develop': pull it first" ]] || fail "$stderr"
+	[[ $stderr == *"git pull --ff-only origin develop"* ]]
+	[ "$(fh_count PATCH)" -eq 0 ] || fail "$(fh log)"
+	[ "$(pr_field 2 .base.ref)" = s1 ]
+	[ "$(git rev-parse develop s1 s2)" = "$before" ]
+	[ "$(git config branch.s2.campaignParent)" = s1 ]
+	# as the hint says
+	git pull -q --ff-only origin develop
+	run --separate-stderr git campaign stack sync
+	assert_clean
+	assert_line 'moved s2 onto develop'
+}

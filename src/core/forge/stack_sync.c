@@ -9,8 +9,11 @@
 #include "core/campaign/campaign.h"
 #include "core/forge/submit.h"
 #include "core/stack/graph.h"
+#include "core/stack/undo.h"
 #include "io/github/api.h"
 #include "io/github/client.h"
+#include "io/proc.h"
+#include "util/trace.h"
 #include "util/xalloc.h"
 
 void stack_sync_result_release(struct stack_sync_result *r)
@@ -20,6 +23,17 @@ void stack_sync_result_release(struct stack_sync_result *r)
 	strvec_clear(&r->lines);
 	restack_result_release(&r->r);
 	memset(r, 0, sizeof(*r));
+}
+
+/* 1 when s is one of v's strings */
+static int listed(const struct strvec *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
 }
 
 /* retargets i's PR from its merged parent's to that PR's base; 1 when it
@@ -58,6 +72,153 @@ static int retarget(struct stack_sync_result *out, struct ctx *ctx,
 	return rc;
 }
 
+/* runs git with args; a failure is "cannot WHAT: <git's last line>" */
+static int run_git(struct ctx *ctx, const char *const *args, const char *what)
+{
+	struct proc_result res = PROC_RESULT_INIT;
+	struct buf last = BUF_INIT;
+	int rc;
+
+	trace_printf("sync: run git %s", args[0]);
+	if ((rc = proc_git(&res, args, NULL, &ctx->err)) == 0 && res.status) {
+		proc_last_line(&last, res.err.ptr);
+		rc = error_set(&ctx->err, GCAMP_EFATAL, "cannot %s: %s", what,
+			       last.ptr);
+	}
+	proc_result_release(&res);
+	buf_release(&last);
+	return rc;
+}
+
+/*
+ * The merged PR's base, as the remote has it now, before the restack
+ * replays anything onto it (a squash merge is on the remote only): fetches
+ * it, fast-forwards the local branch when that is behind and not checked
+ * out; a local base that is checked out and behind, or that has diverged,
+ * is refused, since the restack would replay onto a base without the merge.
+ * Runs before any write to GitHub.
+ */
+static int sync_base(struct stack_sync_result *out, struct ctx *ctx,
+		     const struct stack_graph *g, const char *base)
+{
+	char *spec = xasprintf("+refs/heads/%s:refs/remotes/%s/%s", base,
+			       g->remote, base);
+	char *what = xasprintf("fetch '%s' from '%s'", base, g->remote);
+	char *local = xasprintf("refs/heads/%s", base);
+	char *tracking = xasprintf("refs/remotes/%s/%s", g->remote, base);
+	char lhex[GIT_OID_HEXSZ + 1], rhex[GIT_OID_HEXSZ + 1];
+	const char *fetch[] = {"fetch", "--quiet", g->remote, spec, NULL};
+	const char *ff[] = {"update-ref",
+			    "-m",
+			    "campaign stack sync: "
+			    "fast-forward to the remote",
+			    local,
+			    rhex,
+			    lhex,
+			    NULL};
+	git_repository *repo;
+	git_oid l, r;
+	int rc;
+
+	if ((rc = run_git(ctx, fetch, what)) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
+		goto out;
+	if (git_reference_name_to_id(&l, repo, local) < 0 ||
+	    git_reference_name_to_id(&r, repo, tracking) < 0 ||
+	    git_oid_equal(&l, &r) || git_graph_descendant_of(repo, &l, &r) == 1)
+		goto out;
+	git_oid_tostr(lhex, sizeof(lhex), &l);
+	git_oid_tostr(rhex, sizeof(rhex), &r);
+	if (git_graph_descendant_of(repo, &r, &l) != 1) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "'%s' has diverged from '%s/%s': pull it first",
+			       base, g->remote, base);
+		error_hint(&ctx->err,
+			   "merge or rebase '%s' onto '%s/%s', then run 'git "
+			   "campaign stack sync' again",
+			   base, g->remote, base);
+		goto out;
+	}
+	if (g->current && !strcmp(g->current, base)) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "'%s' is behind '%s/%s': pull it first", base,
+			       g->remote, base);
+		error_hint(&ctx->err,
+			   "run 'git pull --ff-only %s %s', then 'git "
+			   "campaign stack sync' again",
+			   g->remote, base);
+		goto out;
+	}
+	if ((rc = run_git(ctx, ff, "fast-forward the base")) < 0)
+		goto out;
+	strvec_pushf(&out->lines, "fast-forwarded %s to %s/%s (%.7s)", base,
+		     g->remote, base, rhex);
+out:
+	free(spec);
+	free(what);
+	free(local);
+	free(tracking);
+	return rc;
+}
+
+/* the bases of the merged PRs that children are moved onto, or that are
+ * taken out of the stack, each once: fetched and brought up to date */
+static int sync_bases(struct stack_sync_result *out, struct ctx *ctx,
+		      const struct stack_graph *g, const struct github_pr *prs)
+{
+	struct strvec done = STRVEC_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < g->n && !rc; i++) {
+		const struct stack_branch *b = &g->b[i];
+
+		if (!prs[i].number || !prs[i].merged ||
+		    b->parent_idx != STACK_NONE || listed(&done, b->parent))
+			continue;
+		strvec_push(&done, b->parent);
+		rc = sync_base(out, ctx, g, b->parent);
+	}
+	strvec_clear(&done);
+	return rc;
+}
+
+/* Takes every merged branch whose children all left it out of the stack
+ * (stack delete, which keeps a backup; the branch itself stays), so that
+ * restack and submit --all pass it by; 1 in *any when one was */
+static int unstack_merged(struct stack_sync_result *out, struct ctx *ctx,
+			  const struct stack_graph *g,
+			  const struct github_pr *prs,
+			  const struct strvec *moved, int *any)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < g->n && !rc; i++) {
+		struct restack_result r = {0};
+		int kept = 0;
+
+		if (!prs[i].number || !prs[i].merged || g->b[i].in_cycle)
+			continue;
+		for (k = 0; k < g->n; k++)
+			if (g->b[k].parent_idx == i &&
+			    !listed(moved, g->b[k].name))
+				kept = 1;
+		if (kept)
+			continue;
+		if ((rc = stack_delete(&r, ctx, g->b[i].name, 0)) == 0) {
+			strvec_pushf(&out->lines,
+				     "%s: #%ld merged, out of the stack (the "
+				     "branch stays: 'git branch -D %s' "
+				     "deletes it)",
+				     g->b[i].name, prs[i].number, g->b[i].name);
+			*any = 1;
+		}
+		restack_result_release(&r);
+	}
+	return rc;
+}
+
 int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
 {
 	struct stack_graph g = {0};
@@ -66,7 +227,7 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
 	struct github_pr *prs = NULL;
 	struct strvec moves = STRVEC_INIT, onto = STRVEC_INIT;
 	size_t *order = NULL, n = 0, k, i;
-	int rc;
+	int rc, unstacked = 0;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = campaign_load(&c, ctx)) < 0 ||
@@ -88,7 +249,12 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
 		strvec_pushf(&out->lines, "#%ld %s: %s", prs[order[k]].number,
 			     b->name, submit_pr_state(&prs[order[k]]));
 	}
-	/* retarget every child of a merged parent before anything else */
+	/* the base as the remote has it, before any write: a restack onto a
+	 * stale one would stop at conflicts GitHub does not have */
+	if ((rc = sync_bases(out, ctx, &g, prs)) < 0)
+		goto out;
+	/* retarget every child of a merged parent before anything deletes
+	 * the parent's branch (GitHub closes the PRs based on it) */
 	for (k = 0; k < n; k++) {
 		const struct stack_branch *b = &g.b[order[k]];
 		size_t p = b->parent_idx;
@@ -149,7 +315,9 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
 				     out->r.done.v[k]);
 		strvec_clear(&out->r.done);
 	}
-	if (moves.nr)
+	if ((rc = unstack_merged(out, ctx, &g, prs, &moves, &unstacked)) < 0)
+		goto out;
+	if (moves.nr || unstacked)
 		strvec_pushf(
 			&out->lines,
 			"push them with 'git campaign stack submit --all'");

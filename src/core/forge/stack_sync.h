@@ -18,12 +18,17 @@ struct stack_sync_result {
 void stack_sync_result_release(struct stack_sync_result *r);
 
 /*
- * Refreshes the PR of every stacked branch into the pr table; for each
- * open PR whose parent's PR has merged, retargets it to the parent PR's
- * base (before anything else), then re-parents the branch onto its
- * parent's parent with restack_start (out->r tells how that went; a
- * conflict stops there). PRs in a native GitHub stack are reported, not
- * retargeted; closed-unmerged parents are reported, not acted on.
+ * Refreshes the PR of every stacked branch into the pr table. When a
+ * bottom PR has merged, fetches its base from campaign.remote and
+ * fast-forwards the local base (GCAMP_EREFUSED, before any write, when
+ * that base is checked out and behind, or has diverged). For each open PR
+ * whose parent's PR has merged, retargets it to the parent PR's base
+ * (before anything deletes the parent's branch), then re-parents the
+ * branch onto its parent's parent with restack_start (out->r tells how
+ * that went; a conflict stops there). A merged branch whose children all
+ * moved then leaves the stack (stack_delete, the branch kept). PRs in a
+ * native GitHub stack are reported, not retargeted; closed-unmerged
+ * parents are reported, not acted on.
  */
 int stack_sync(struct stack_sync_result *out, struct ctx *ctx);
 
