@@ -259,3 +259,30 @@ squash_merge() {
 	assert_clean
 	assert_line 'moved s2 onto develop'
 }
+
+@test "a submit stopped midway leaves no body naming a PR that was never opened" {
+	stack 4
+	fh fault '{"method":"POST","path":"/pulls$","skip":2,"status":422,"body":{"message":"Validation Failed","errors":[{"resource":"PullRequest","code":"custom","message":"No commits between s2 and s3"}]}}' >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[0]} == "fatal: cannot open a PR for 's3': HTTP 422: Validation Failed"* ]] || fail "$stderr"
+	assert_line 'stopped: open #1 s1, #2 s2; not opened s3, s4'
+	assert_line "once the cause is fixed, 'git campaign stack submit --all' opens the rest"
+	# someone else's issue takes the next number
+	fh seed '{"repo":"o/r","issues":[{"title":"an issue by someone else"}]}' >/dev/null
+	for n in 1 2; do
+		pr_field $n .body >b$n
+		! grep -E '#(3|4)\b' b$n || fail "#$n names a PR that does not exist"
+		grep -qxF -- '- `s3`' b$n
+		grep -qxF -- '- `s4`' b$n
+	done
+	grep -qxF -- '- #2 `s2`' b1
+	# as the output says: the rest is opened and every body names it
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line --partial 'opened #4 for s3 onto s2'
+	assert_line --partial 'opened #5 for s4 onto s3'
+	pr_field 1 .body | grep -qxF -- '- #4 `s3`'
+	pr_field 2 .body | grep -qxF -- '- #5 `s4`'
+	pr_field 5 .body | grep -qxF 'Stacked on #4 (`s3`).'
+}

@@ -470,6 +470,54 @@ out:
 	return rc;
 }
 
+/*
+ * A submit stopped by the PR that failed at order[failed]: the numbers
+ * predicted for the PRs not opened belong to nobody yet (the next issue
+ * anyone opens takes one), so the PRs that are open are PATCHed to name
+ * only PRs that exist; the lines say which exist and what to run. The
+ * error that stopped it stays the error.
+ */
+static void finish_partial(struct sub *s, size_t failed)
+{
+	struct error saved = s->ctx->err;
+	struct buf opened = BUF_INIT, left = BUF_INIT;
+	size_t k;
+
+	error_clear(&s->ctx->err);
+	for (k = failed; k < s->n; k++)
+		if (s->created[s->order[k]] && !s->prs[s->order[k]].number)
+			s->nums[s->order[k]] = 0;
+	for (k = 0; k < s->n; k++) {
+		size_t i = s->order[k];
+		const struct stack_branch *b = &s->g->b[i];
+
+		if (!s->prs[i].number) {
+			buf_addf(&left, "%s%s", left.len ? ", " : "", b->name);
+			continue;
+		}
+		buf_addf(&opened, "%s#%ld %s", opened.len ? ", " : "",
+			 s->prs[i].number, b->name);
+		if (update_one(s, i) < 0) {
+			trace_printf("submit: %s", s->ctx->err.msg);
+			error_clear(&s->ctx->err);
+		}
+	}
+	strvec_pushf(&s->out->lines, "stopped: open %s; not opened %s",
+		     opened.len ? opened.ptr : "none", left.ptr);
+	if (s->o->all)
+		strvec_pushf(&s->out->lines,
+			     "once the cause is fixed, 'git campaign stack "
+			     "submit --all' opens the rest");
+	else
+		strvec_pushf(&s->out->lines,
+			     "once the cause is fixed, 'git campaign stack "
+			     "submit %s' opens the rest",
+			     s->g->b[s->order[failed]].name);
+	s->ctx->err = saved;
+	buf_release(&opened);
+	buf_release(&left);
+}
+
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o)
 {
@@ -502,8 +550,11 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	    (rc = sort_prs(&s)) < 0)
 		goto out;
 	for (k = 0; k < s.n; k++)
-		if (s.created[s.order[k]] && (rc = create_one(&s, k)) < 0)
+		if (s.created[s.order[k]] && (rc = create_one(&s, k)) < 0) {
+			if (!o->dry_run)
+				finish_partial(&s, k);
 			goto out;
+		}
 	for (k = 0; k < s.n; k++)
 		if ((rc = update_one(&s, s.order[k])) < 0)
 			goto out;
