@@ -286,3 +286,12 @@ squash_merge() {
 	pr_field 2 .body | grep -qxF -- '- #5 `s4`'
 	pr_field 5 .body | grep -qxF 'Stacked on #4 (`s3`).'
 }
+
+@test "a POST given up after three server errors names the last one" {
+	stack 1
+	fh fault '{"method":"POST","path":"/pulls$","status":502,"count":3,"body":{"message":"Server Error"}}' >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
+	[ "${stderr_lines[0]}" = "fatal: cannot open a PR for 's1': no answer or a server error, 3 times (last: HTTP 502: Server Error)" ] || fail "$stderr"
+	[ "$(pr_field 1 .number)" = "" ]
+}

@@ -225,7 +225,8 @@ static void duplicate_and_lost_creates_give_the_existing_pr(void **state)
 		github_pr_create(&a, gh, "d5", "develop", "D5", "", 0, &err),
 		GCAMP_EFATAL);
 	assert_string_equal(err.msg, "cannot open a PR for 'd5': no answer "
-				     "or a server error, 3 times");
+				     "or a server error, 3 times (last: HTTP "
+				     "502: x)");
 	error_clear(&err);
 	assert_int_equal(github_pr_find(&a, gh, "d5", &err), GCAMP_ENOTFOUND);
 	error_clear(&err);

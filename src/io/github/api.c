@@ -220,7 +220,9 @@ static int post_once(cJSON **j, struct github *gh, const char *path,
 		rc = github_pause(gh, tries);
 	}
 	return error_set(err, GCAMP_EFATAL,
-			 "%s: no answer or a server error, 3 times", what);
+			 "%s: no answer or a server error, 3 times (last: %s)",
+			 what,
+			 gh->last_unsure[0] ? gh->last_unsure : "no answer");
 }
 
 /* the newest open issue with this title, for a POST that lost its answer */

@@ -318,14 +318,22 @@ static int http_failed(const struct github *gh, struct error *err, long status,
 	return rc;
 }
 
-/* the words for an answer github_decide gave up on (a POST is unsure) */
-static int give_up(const struct call *c, const struct github *gh, long status,
+/* the words for an answer github_decide gave up on (a POST is unsure:
+ * why, in gh->last_unsure) */
+static int give_up(const struct call *c, struct github *gh, long status,
 		   const struct error *neterr, struct error *err)
 {
 	const char *what = c->req->what;
 
-	if (!strcmp(c->req->method, "POST"))
+	if (!strcmp(c->req->method, "POST")) {
+		struct error why = ERROR_INIT;
+
+		if (status)
+			error_http(&why, status, c->r.body.ptr, "");
+		snprintf(gh->last_unsure, sizeof(gh->last_unsure), "%.255s",
+			 status ? why.msg + 2 : neterr->msg);
 		return GITHUB_EUNSURE;
+	}
 	if (status)
 		return http_failed(gh, err, status, c->r.body.ptr, what);
 	return error_set(err, neterr->code, "%s: %s", what, neterr->msg);

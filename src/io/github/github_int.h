@@ -23,6 +23,9 @@ struct github {
 	long secondary_ms;     /* GIT_CAMPAIGN_SECONDARY_WAIT (s), default 60 */
 	long backoff_ms;       /* GIT_CAMPAIGN_BACKOFF_MS, default 1000 */
 	int requests;
+	/* why the last POST was unsure: "HTTP 502: Server Error", or the
+	 * network error; "" when none was */
+	char last_unsure[256];
 };
 
 /* Returned by github_call when a POST got no answer or a 5xx: it may have
