@@ -410,6 +410,11 @@ static int stack_undo_cmd(int argc, const char **argv, struct ctx *ctx)
 	return report(ctx, rc, &r, "undo");
 }
 
+static void say_wait(long wait_ms, const char *why)
+{
+	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+}
+
 static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct submit_result r;
@@ -429,6 +434,7 @@ static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(submit_usage, opts,
 				   "a branch and --all cannot be combined");
 	o.branch = n ? argv[0] : NULL;
+	o.on_wait = say_wait;
 	rc = stack_submit(&r, ctx, &o);
 	print_lines(&r.lines, "");
 	submit_result_release(&r);
@@ -445,7 +451,7 @@ static int stack_sync_cmd(int argc, const char **argv, struct ctx *ctx)
 
 	if (verb_args(&rc, argc, argv, NULL, sync_usage, 0, 0) < 0)
 		return rc;
-	rc = stack_sync(&r, ctx);
+	rc = stack_sync(&r, ctx, say_wait);
 	print_lines(&r.lines, "");
 	if (rc < 0 || !r.moved) {
 		stack_sync_result_release(&r);

@@ -219,7 +219,8 @@ static int unstack_merged(struct stack_sync_result *out, struct ctx *ctx,
 	return rc;
 }
 
-int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
+int stack_sync(struct stack_sync_result *out, struct ctx *ctx,
+	       github_wait_fn on_wait)
 {
 	struct stack_graph g = {0};
 	struct campaign c = {0};
@@ -236,8 +237,10 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx)
 	order = xcalloc(g.n + 1, sizeof(*order));
 	prs = xcalloc(g.n + 1, sizeof(*prs));
 	submit_order_all(order, &n, &g);
-	if ((rc = submit_open_forge(&gh, ctx, &c)) < 0 ||
-	    (rc = submit_fetch_prs(prs, ctx, gh, c.forge, &g, order, n)) < 0)
+	if ((rc = submit_open_forge(&gh, ctx, &c)) < 0)
+		goto out;
+	github_on_wait(gh, on_wait);
+	if ((rc = submit_fetch_prs(prs, ctx, gh, c.forge, &g, order, n)) < 0)
 		goto out;
 	for (k = 0; k < n; k++) {
 		const struct stack_branch *b = &g.b[order[k]];

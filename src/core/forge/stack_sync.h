@@ -5,6 +5,7 @@
 
 #include "core/base/ctx.h"
 #include "core/stack/restack.h"
+#include "io/github/client.h"
 #include "util/strvec.h"
 
 struct stack_sync_result {
@@ -28,8 +29,10 @@ void stack_sync_result_release(struct stack_sync_result *r);
  * that went; a conflict stops there). A merged branch whose children all
  * moved then leaves the stack (stack_delete, the branch kept). PRs in a
  * native GitHub stack are reported, not retargeted; closed-unmerged
- * parents are reported, not acted on.
+ * parents are reported, not acted on. on_wait (may be NULL) is told of
+ * each wait for GitHub's rate limit.
  */
-int stack_sync(struct stack_sync_result *out, struct ctx *ctx);
+int stack_sync(struct stack_sync_result *out, struct ctx *ctx,
+	       github_wait_fn on_wait);
 
 #endif

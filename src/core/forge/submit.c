@@ -543,6 +543,7 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	    (rc = check_ready(ctx, &g, s.order, s.n)) < 0 ||
 	    (rc = submit_open_forge(&s.gh, ctx, &c)) < 0)
 		goto out;
+	github_on_wait(s.gh, o->on_wait);
 	push = (struct stack_push_req){g.remote, g.b, s.order, s.n, o->dry_run};
 	if ((rc = stack_push(&out->lines, ctx, repo, &push)) < 0 ||
 	    (rc = submit_fetch_prs(s.prs, ctx, s.gh, c.forge, &g, s.order,

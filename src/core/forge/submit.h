@@ -22,6 +22,7 @@ struct submit_opts {
 	int all;	    /* every stacked branch */
 	int draft;	    /* open new PRs as drafts */
 	int dry_run;	    /* push nothing, write nothing to GitHub */
+	github_wait_fn on_wait; /* told of each rate-limit wait; NULL: none */
 };
 
 struct submit_result {
