@@ -310,3 +310,25 @@ squash_merge() {
 	[ "$stderr" = "waiting 1 s for GitHub's rate limit" ] || fail "$stderr"
 	assert_line '#1 s1: open'
 }
+
+# trace_host: the API base and token source an umbrella sync would use
+# (a proxy that refuses keeps it off the network)
+trace_host() {
+	env -u GIT_CAMPAIGN_API_URL https_proxy=http://127.0.0.1:9 \
+		HTTPS_PROXY=http://127.0.0.1:9 GIT_CAMPAIGN_TRACE=1 \
+		GIT_CAMPAIGN_HTTP_TIMEOUT=2 "$@" git campaign umbrella sync 2>&1 |
+		grep -E 'token: from|github: o/r at' || true
+}
+
+@test "the campaign's forgeHost decides the host, GH_HOST only where none is recorded" {
+	git campaign config umbrella 1 >/dev/null
+	[ "$(git config campaign.forgeHost)" = github.com ]
+	run trace_host GH_HOST=github.example.com GH_ENTERPRISE_TOKEN=e
+	assert_line --partial 'github: o/r at https://api.github.com'
+	assert_line --partial 'token: from GH_TOKEN'
+	refute_output --partial 'github.example.com'
+	git config --unset campaign.forgeHost
+	run trace_host GH_HOST=github.example.com GH_ENTERPRISE_TOKEN=e
+	assert_line --partial 'github: o/r at https://github.example.com/api/v3'
+	assert_line --partial 'token: from GH_ENTERPRISE_TOKEN'
+}

@@ -251,8 +251,12 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 	out->base = xstrdup(v);
 	out->remote = cfg_dup(cfg, "campaign.remote", "origin");
 	out->forge = cfg_dup(cfg, "campaign.forge", NULL);
+	/* GH_HOST only where the campaign recorded no host, as gh uses it */
 	out->forge_host =
-		out->forge ? cfg_dup(cfg, "campaign.forgehost", "github.com")
+		out->forge ? cfg_dup(cfg, "campaign.forgehost",
+				     getenv("GH_HOST") && *getenv("GH_HOST")
+					     ? getenv("GH_HOST")
+					     : "github.com")
 			   : NULL;
 	if (gitcfg_get(&v, cfg, "campaign.umbrella") == 0)
 		out->umbrella = strtol(v, NULL, 10);

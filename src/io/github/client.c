@@ -66,7 +66,8 @@ int github_open(struct github **out, const char *host, const char *forge,
 	int rc;
 
 	*out = NULL;
-	if (h && *h)
+	/* gh's variable, for where no host is known, as gh uses it */
+	if ((!host || !*host) && h && *h)
 		host = h;
 	if (!host || !*host)
 		host = "github.com";

@@ -16,7 +16,8 @@ typedef void (*github_wait_fn)(long wait_ms, const char *why);
 
 /*
  * Opens a client for OWNER/REPO (forge) on host ("github.com", a GitHub
- * Enterprise host). GH_HOST overrides host; GIT_CAMPAIGN_API_URL overrides
+ * Enterprise host; NULL or "": GH_HOST, else github.com: the host given
+ * wins over GH_HOST, as in gh); GIT_CAMPAIGN_API_URL overrides
  * the API base URL (see github_api_url). Finds the token (github_token) and
  * loads libcurl. db, when not NULL, holds the ETag cache and must outlive
  * the client. A forge that is not OWNER/REPO is GCAMP_ENOTFOUND, without a
