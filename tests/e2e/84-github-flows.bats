@@ -332,3 +332,35 @@ trace_host() {
 	assert_line --partial 'github: o/r at https://github.example.com/api/v3'
 	assert_line --partial 'token: from GH_ENTERPRISE_TOKEN'
 }
+
+@test "an Enterprise host without its token names the variables that apply there" {
+	git campaign config umbrella 1 >/dev/null
+	git campaign config forgeHost github.example.com >/dev/null
+	PATH="$BIN_DIR:/usr/bin:/bin" run --separate-stderr env -u GIT_CAMPAIGN_API_URL \
+		-u GH_ENTERPRISE_TOKEN -u GITHUB_ENTERPRISE_TOKEN GH_TOKEN=t \
+		GIT_ASKPASS=/bin/false SSH_ASKPASS=/bin/false git campaign umbrella sync
+	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[0]} == "fatal: no GitHub token for 'github.example.com': tried GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN"* ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "hint: set GH_ENTERPRISE_TOKEN (GH_TOKEN is for github.com), or run 'gh auth login --hostname github.example.com'" ] || fail "$stderr"
+}
+
+@test "an SSH alias in the remote URL is resolved as ssh resolves it" {
+	command -v ssh >/dev/null || skip "ssh (openssh-client) is not installed"
+	mkdir -p "$HOME/.ssh"
+	printf 'Host github-work\n  HostName github.com\n  IdentityFile ~/.ssh/work\n' >"$HOME/.ssh/config"
+	export GIT_SSH_COMMAND="ssh -F $HOME/.ssh/config"
+	git remote set-url origin git@github-work:o/r.git
+	run --separate-stderr git campaign init demo --force
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line --regexp '^  forge     o/r on github\.com'
+	[ "$(git config campaign.forgeHost)" = github.com ]
+	# an alias ssh does not know stays as it is, and its hint says what to do
+	git remote set-url origin git@other-alias:o/r.git
+	git campaign init demo --force >/dev/null
+	[ "$(git config campaign.forgeHost)" = other-alias ]
+	git campaign config umbrella 1 >/dev/null
+	PATH="$BIN_DIR:/usr/bin:/bin" run --separate-stderr env -u GIT_CAMPAIGN_API_URL \
+		GIT_ASKPASS=/bin/false SSH_ASKPASS=/bin/false git campaign umbrella sync
+	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[1]} == *"if 'other-alias' is an SSH alias of github.com, run 'git campaign config forgeHost github.com'" ]] || fail "$stderr"
+}

@@ -126,6 +126,7 @@ int forge_url_parse(struct forge_url *out, const char *url)
 		if (!end)
 			return -1;
 		host_of(&host, &hlen, rest, (size_t)(end - rest));
+		out->ssh = !!strstr(schemes[i], "ssh");
 		return split(out, host, hlen, end);
 	}
 	if (strstr(url, "://"))
@@ -137,5 +138,6 @@ int forge_url_parse(struct forge_url *out, const char *url)
 	if (!colon || (end && end < colon))
 		return -1;
 	host_of(&host, &hlen, url, (size_t)(colon - url));
+	out->ssh = 1;
 	return split(out, host, hlen, colon + 1);
 }

@@ -6,6 +6,7 @@ struct forge_url {
 	char *host;  /* "github.com", lower case */
 	char *owner; /* "beehive-lab" */
 	char *repo;  /* "TornadoVM", without ".git" */
+	int ssh;     /* 1 for the SSH forms: host may be an ssh_config alias */
 };
 
 /*

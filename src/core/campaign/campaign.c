@@ -13,6 +13,7 @@
 #include "core/machine/fingerprint.h"
 #include "core/measure/notes.h"
 #include "io/gitlite.h"
+#include "io/proc.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/clock.h"
@@ -349,7 +350,47 @@ static int remote_exists(git_repository *repo, const char *name)
 	return found;
 }
 
-/* Fills the forge from the remote's URL when it names OWNER/REPO. */
+/* The host an SSH alias stands for, as the ssh git connects with resolves
+ * it (`ssh -G`, through GIT_SSH_COMMAND when set, as git runs it: the
+ * "hostname" of ssh_config's Host block), lower case; NULL when ssh is
+ * not there or says nothing else. The caller frees it. */
+static char *ssh_real_host(const char *alias)
+{
+	const char *cmd = getenv("GIT_SSH_COMMAND");
+	char *script = xasprintf("%s -G -- \"$1\"", cmd && *cmd ? cmd : "ssh");
+	const char *argv[] = {"sh", "-c", script, "sh", alias, NULL};
+	struct proc_opts po = {
+		.stdin_null = 1, .cap = 65536, .timeout_ms = 5000};
+	struct proc_result r = PROC_RESULT_INIT;
+	struct error err = ERROR_INIT;
+	char *line, *host = NULL, *p;
+
+	if (!proc_on_path("ssh") || proc_run(&r, argv, &po, &err) < 0 ||
+	    r.status)
+		goto out;
+	for (line = r.out.ptr; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, "hostname ", 9)) {
+			host = xstrndup(line + 9, strcspn(line + 9, "\n\r "));
+			break;
+		}
+	}
+	for (p = host; p && *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (host && (!*host || !strcasecmp(host, alias))) {
+		free(host);
+		host = NULL;
+	}
+out:
+	proc_result_release(&r);
+	free(script);
+	return host;
+}
+
+/* Fills the forge from the remote's URL when it names OWNER/REPO; the
+ * host of an SSH URL is resolved as ssh resolves it (an alias such as
+ * github-work for a second github.com key is github.com). */
 static void forge_from_remote(struct campaign *c, git_repository *repo)
 {
 	git_remote *r = NULL;
@@ -362,7 +403,9 @@ static void forge_from_remote(struct campaign *c, git_repository *repo)
 	}
 	if (forge_url_parse(&u, git_remote_url(r)) == 0) {
 		c->forge = xasprintf("%s/%s", u.owner, u.repo);
-		c->forge_host = xstrdup(u.host);
+		c->forge_host = u.ssh ? ssh_real_host(u.host) : NULL;
+		if (!c->forge_host)
+			c->forge_host = xstrdup(u.host);
 		forge_url_release(&u);
 	}
 	git_remote_free(r);

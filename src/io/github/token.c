@@ -141,6 +141,19 @@ int github_token(char **out, const char *host, struct error *err)
 		  "credential fill",
 		  host, vars[0], vars[1],
 		  has_gh ? "gh auth token" : "gh (not on PATH)");
-	error_hint(err, "set GH_TOKEN, or run 'gh auth login'");
+	if (vars == ent && !strchr(host, '.'))
+		error_hint(err,
+			   "set GH_ENTERPRISE_TOKEN (GH_TOKEN is for "
+			   "github.com), or run 'gh auth login --hostname %s'; "
+			   "if '%s' is an SSH alias of github.com, run 'git "
+			   "campaign config forgeHost github.com'",
+			   host, host);
+	else if (vars == ent)
+		error_hint(err,
+			   "set GH_ENTERPRISE_TOKEN (GH_TOKEN is for "
+			   "github.com), or run 'gh auth login --hostname %s'",
+			   host);
+	else
+		error_hint(err, "set GH_TOKEN, or run 'gh auth login'");
 	return GCAMP_ENOTFOUND;
 }
