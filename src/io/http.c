@@ -240,8 +240,15 @@ int http_send(struct http_response *resp, struct http *h,
 	a->easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, req->method);
 	a->easy_setopt(h->curl, CURLOPT_HTTPHEADER, hl);
 	a->easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
-	a->easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT, 10L);
-	a->easy_setopt(h->curl, CURLOPT_TIMEOUT, timeout_s());
+	if (req->timeout_ms > 0) {
+		a->easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS,
+			       req->timeout_ms < 10000 ? req->timeout_ms
+						       : 10000L);
+		a->easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, req->timeout_ms);
+	} else {
+		a->easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+		a->easy_setopt(h->curl, CURLOPT_TIMEOUT, timeout_s());
+	}
 	a->easy_setopt(h->curl, CURLOPT_ERRORBUFFER, h->errbuf);
 	a->easy_setopt(h->curl, CURLOPT_ACCEPT_ENCODING, "");
 	a->easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -349,7 +356,7 @@ int error_curl(struct error *err, int code, const char *url, const char *detail)
 	error_set(err, GCAMP_EFATAL, "cannot reach '%s': %s", host,
 		  detail && *detail ? detail : "network error");
 	if (code == CURLE_OPERATION_TIMEDOUT)
-		error_hint(err, "GIT_CAMPAIGN_HTTP_TIMEOUT sets the limit in "
+		error_hint(err, "campaign.github.timeout sets the limit in "
 				"seconds");
 	return GCAMP_EFATAL;
 }

@@ -23,6 +23,9 @@ struct http_request {
 	const char *body;	    /* NULL: none */
 	size_t body_len;
 	int follow; /* follow redirects (GETs only) */
+	/* > 0: the whole request's limit in ms; 0: GIT_CAMPAIGN_HTTP_TIMEOUT
+	 * seconds, else 30 s */
+	long timeout_ms;
 };
 
 struct http_response {

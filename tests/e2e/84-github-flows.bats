@@ -364,3 +364,30 @@ trace_host() {
 	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
 	[[ ${stderr_lines[1]} == *"if 'other-alias' is an SSH alias of github.com, run 'git campaign config forgeHost github.com'" ]] || fail "$stderr"
 }
+
+@test "a hung GitHub costs at most campaign.github.timeout, named in the hint" {
+	fh seed '{"repo":"o/r","issues":[{"title":"Umbrella"}]}' >/dev/null
+	git campaign config umbrella 1 >/dev/null
+	git campaign config github.timeout 2 >/dev/null
+	fh fault '{"method":"GET","path":"/issues/1$","kind":"slow","seconds":40,"count":3}' >/dev/null
+	# the limit of 20 s only keeps a build that waits 3 x 30 s from hanging
+	run --separate-stderr timeout 20 git campaign umbrella sync
+	[ "$status" -eq 128 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[0]} == "fatal: cannot read issue #1: cannot reach '127.0.0.1:"*"': Operation timed out"* ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "hint: campaign.github.timeout sets the limit in seconds (now 2 s for a request and its tries)" ] || fail "$stderr"
+	# one try of 1 s, then one more in what is left
+	[ "$(fh_count GET '/issues/1$')" -le 2 ]
+}
+
+@test "the automatic umbrella update makes one short try and queues the rest" {
+	fh seed '{"repo":"o/r","issues":[{"title":"Umbrella"}]}' >/dev/null
+	git campaign config umbrella 1 >/dev/null
+	git campaign config umbrella.auto true >/dev/null
+	fh fault '{"method":"GET","path":"/issues/1$","kind":"slow","seconds":40,"count":3}' >/dev/null
+	run --separate-stderr timeout 20 git campaign finding add --kind slow "launch costs 40 us"
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	[[ ${stderr_lines[0]} == "warning: umbrella #1 not updated: "*"timed out"* ]] || fail "$stderr"
+	assert_equal "$(fh_count GET '/issues/1$')" 1
+	# recorded all the same
+	git campaign finding list | grep -q 'launch costs 40 us'
+}

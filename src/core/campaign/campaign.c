@@ -61,6 +61,22 @@ static int check_issue(const char *value, struct error *err)
 	return 0;
 }
 
+static int check_seconds(const char *value, struct error *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(value, &end, 10);
+	if (!isdigit((unsigned char)*value) || *end || errno || n <= 0 ||
+	    n > 3600)
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not a number of seconds from 1 to "
+				 "3600",
+				 value);
+	return 0;
+}
+
 static int check_remote(const char *value, struct error *err)
 {
 	if (!gitlite_remote_name_valid(value))
@@ -119,6 +135,9 @@ const struct setting campaign_settings[] = {
 	{"campaign.forgeHost", "string", "github.com",
 	 "the forge's host name (a GitHub Enterprise host, for one)",
 	 check_text},
+	{"campaign.github.timeout", "integer", "20",
+	 "seconds a GitHub request may take, its tries again included",
+	 check_seconds},
 	{"campaign.backend", "string", NULL,
 	 "the runtime backend measured (opencl, ptx, spirv, ...): part of "
 	 "the environment id",
@@ -261,6 +280,9 @@ int campaign_load(struct campaign *out, struct ctx *ctx)
 			   : NULL;
 	if (gitcfg_get(&v, cfg, "campaign.umbrella") == 0)
 		out->umbrella = strtol(v, NULL, 10);
+	/* checked above with every setting */
+	if (gitcfg_get(&v, cfg, "campaign.github.timeout") == 0)
+		out->github_timeout = strtol(v, NULL, 10);
 	if (gitcfg_get(&v, cfg, "campaign.umbrella.auto") == 0)
 		out->umbrella_auto = !strcasecmp(v, "true") ||
 				     !strcasecmp(v, "yes") ||

@@ -8,13 +8,14 @@
 
 struct campaign {
 	char *name;
-	char *base;	   /* the root branch of every stack */
-	char *remote;	   /* "origin" unless configured */
-	char *forge;	   /* "owner/repo", or NULL */
-	char *forge_host;  /* "github.com", or NULL */
-	long umbrella;	   /* issue number, 0 when none */
-	int umbrella_auto; /* campaign.umbrella.auto: update it after commands
-			    */
+	char *base;	     /* the root branch of every stack */
+	char *remote;	     /* "origin" unless configured */
+	char *forge;	     /* "owner/repo", or NULL */
+	char *forge_host;    /* "github.com", or NULL */
+	long umbrella;	     /* issue number, 0 when none */
+	int umbrella_auto;   /* campaign.umbrella.auto: update it after commands
+			      */
+	long github_timeout; /* campaign.github.timeout, seconds; 0: unset */
 };
 
 /* One campaign.* setting: what `config` accepts and git-campaign-config(5)

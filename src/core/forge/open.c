@@ -24,5 +24,6 @@ int forge_open(struct github **out, struct ctx *ctx, const struct campaign *c)
 		return rc;
 	github_repo_hint(*out, "check campaign.forge and that the token may "
 			       "read and write its issues and pull requests");
+	github_set_timeout(*out, c->github_timeout, 0);
 	return 0;
 }

@@ -6,6 +6,9 @@
  * and sent by the next command or umbrella sync. */
 #include "core/forge/umbrella_sync.h"
 
+/* The automatic update's one try, in seconds */
+#define AUTO_TIMEOUT_S 2
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #include "core/views/umbrella.h"
 #include "io/db.h"
 #include "io/gitcfg.h"
+#include "io/github/client.h"
 #include "io/github/api.h"
 #include "io/github/client.h"
 #include "util/text.h"
@@ -242,8 +246,12 @@ int umbrella_auto_update(struct umbrella_auto *out, struct ctx *ctx)
 		out->outcome = UMBRELLA_AUTO_WAITING;
 		goto out;
 	}
-	if ((rc = forge_open(&gh, ctx, &c)) < 0 ||
-	    (rc = umbrella_sync(&r, ctx, &c, gh)) < 0)
+	if ((rc = forge_open(&gh, ctx, &c)) < 0)
+		goto queue;
+	/* best effort: one short try, so that no local command waits on a
+	 * GitHub that does not answer; umbrella sync has the full retries */
+	github_set_timeout(gh, AUTO_TIMEOUT_S, 1);
+	if ((rc = umbrella_sync(&r, ctx, &c, gh)) < 0)
 		goto queue;
 	out->outcome = UMBRELLA_AUTO_SENT;
 	out->changed = r.changed;

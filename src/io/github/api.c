@@ -203,26 +203,33 @@ static int post_once(cJSON **j, struct github *gh, const char *path,
 	struct github_resp r;
 	int rc = 0, tries;
 
+	/* the POST, its lookups and its tries again share one budget */
+	github_span_begin(gh);
 	for (tries = 1; tries <= 3; tries++) {
 		rc = github_call(&r, gh, &q, err);
 		*j = r.json;
 		r.json = NULL;
 		github_resp_release(&r);
 		if (rc != GITHUB_EUNSURE)
-			return rc;
+			goto out;
 		/* it may exist already: look before posting again */
 		rc = lookup(found, gh, arg, err);
-		if (rc == 0)
-			return 1;
+		if (rc == 0) {
+			rc = 1;
+			goto out;
+		}
 		if (rc != GCAMP_ENOTFOUND)
-			return rc;
+			goto out;
 		error_clear(err);
 		rc = github_pause(gh, tries);
 	}
-	return error_set(err, GCAMP_EFATAL,
-			 "%s: no answer or a server error, 3 times (last: %s)",
-			 what,
-			 gh->last_unsure[0] ? gh->last_unsure : "no answer");
+	rc = error_set(err, GCAMP_EFATAL,
+		       "%s: no answer or a server error, 3 times (last: %s)",
+		       what,
+		       gh->last_unsure[0] ? gh->last_unsure : "no answer");
+out:
+	github_span_end(gh);
+	return rc;
 }
 
 /* the newest open issue with this title, for a POST that lost its answer */

@@ -86,6 +86,7 @@ int github_open(struct github **out, const char *host, const char *forge,
 	gh->wait_cap_ms = env_long("GIT_CAMPAIGN_RATE_WAIT_MAX", 900) * 1000;
 	gh->secondary_ms = env_long("GIT_CAMPAIGN_SECONDARY_WAIT", 60) * 1000;
 	gh->backoff_ms = env_long("GIT_CAMPAIGN_BACKOFF_MS", 1000);
+	github_set_timeout(gh, 0, 0);
 	if ((rc = github_token(&token, host, err)) < 0)
 		goto out;
 	gh->auth = xasprintf("Authorization: Bearer %s", token);
@@ -121,6 +122,46 @@ void github_close(struct github *gh)
 void github_on_wait(struct github *gh, github_wait_fn fn)
 {
 	gh->on_wait = fn;
+}
+
+void github_set_timeout(struct github *gh, long total_s, int max_tries)
+{
+	long env = env_long("GIT_CAMPAIGN_HTTP_TIMEOUT", 0);
+
+	gh->budget_ms = (total_s > 0 ? total_s : 20) * 1000;
+	gh->try_ms = env > 0 ? env * 1000 : gh->budget_ms / 2;
+	if (gh->try_ms < 1000)
+		gh->try_ms = gh->budget_ms < 1000 ? gh->budget_ms : 1000;
+	gh->max_tries = max_tries > 0 ? max_tries : 3;
+}
+
+void github_span_begin(struct github *gh)
+{
+	gh->span_start = clock_now_s();
+	gh->span_waited = gh->waited_ms;
+}
+
+void github_span_end(struct github *gh)
+{
+	gh->span_start = 0;
+}
+
+/* ms left of the budget of a call that started at start having waited
+ * waited ms for rate limits then, and of the span it is in */
+static long budget_left(const struct github *gh, double start, long waited)
+{
+	double now = clock_now_s();
+	long left = gh->budget_ms - (long)((now - start) * 1000) +
+		    (gh->waited_ms - waited);
+	long span;
+
+	if (gh->span_start > 0) {
+		span = gh->budget_ms - (long)((now - gh->span_start) * 1000) +
+		       (gh->waited_ms - gh->span_waited);
+		if (span < left)
+			left = span;
+	}
+	return left;
 }
 
 void github_repo_hint(struct github *gh, const char *hint)
@@ -337,7 +378,28 @@ static int give_up(const struct call *c, struct github *gh, long status,
 	}
 	if (status)
 		return http_failed(gh, err, status, c->r.body.ptr, what);
-	return error_set(err, neterr->code, "%s: %s", what, neterr->msg);
+	error_set(err, neterr->code, "%s: %s", what, neterr->msg);
+	if (neterr->hint[0])
+		error_hint(err, "%s (now %ld s for a request and its tries)",
+			   neterr->hint, gh->budget_ms / 1000);
+	return neterr->code;
+}
+
+/* a call whose budget ran out before it got an answer */
+static int out_of_time(const struct call *c, struct github *gh,
+		       const struct error *neterr, struct error *err)
+{
+	if (!strcmp(c->req->method, "POST")) {
+		snprintf(gh->last_unsure, sizeof(gh->last_unsure), "%.255s",
+			 neterr->msg[0] ? neterr->msg : "no answer");
+		return GITHUB_EUNSURE;
+	}
+	error_set(err, GCAMP_EFATAL,
+		  "%s: no answer from GitHub within %ld s (%s)", c->req->what,
+		  gh->budget_ms / 1000,
+		  neterr->msg[0] ? neterr->msg : "campaign.github.timeout");
+	error_hint(err, "campaign.github.timeout sets the limit in seconds");
+	return GCAMP_EFATAL;
 }
 
 /* adds wait_ms to *waited, or refuses a total past the cap */
@@ -354,6 +416,7 @@ static int wait_rate(struct github *gh, long *waited, long wait_ms,
 		return GCAMP_EFATAL;
 	}
 	*waited += wait_ms;
+	gh->waited_ms += wait_ms;
 	if (gh->on_wait)
 		gh->on_wait(wait_ms, "GitHub's rate limit");
 	return 0;
@@ -365,7 +428,8 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 {
 	int is_post = !strcmp(c->req->method, "POST");
 	struct error neterr = ERROR_INIT;
-	long waited = 0, wait_ms;
+	long waited = 0, wait_ms, left, at_start = gh->waited_ms;
+	double start = clock_now_s();
 	int tries, rc, ccode;
 
 	for (tries = 1;; tries++) {
@@ -374,6 +438,9 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 
 		if (!c->is_get)
 			pace_write(gh);
+		if ((left = budget_left(gh, start, at_start)) <= 0)
+			return out_of_time(c, gh, &neterr, err);
+		c->http.timeout_ms = left < gh->try_ms ? left : gh->try_ms;
 		error_clear(&neterr);
 		gh->requests++;
 		rc = http_send(&c->r, gh->http, &c->http, &ccode, &neterr);
@@ -391,6 +458,11 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 		act = github_decide(&a, &wait_ms);
 		if (act == GITHUB_DONE)
 			return 0;
+		/* no time, or no try left, for another */
+		if (act == GITHUB_BACKOFF &&
+		    (tries >= gh->max_tries ||
+		     budget_left(gh, start, at_start) <= wait_ms))
+			act = GITHUB_FAIL;
 		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post))
 			return give_up(c, gh, a.status, &neterr, err);
 		if (act == GITHUB_RATE &&

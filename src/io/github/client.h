@@ -29,6 +29,13 @@ int github_open(struct github **out, const char *host, const char *forge,
 void github_close(struct github *gh);
 /* Sets the function told about rate-limit waits (NULL: none). */
 void github_on_wait(struct github *gh, github_wait_fn fn);
+
+/* The time a call may take, every try included (rate-limit waits, which
+ * are bounded on their own, left out): total_s seconds (default 20) and
+ * at most max_tries tries (default 3) when no answer comes; one try takes
+ * at most GIT_CAMPAIGN_HTTP_TIMEOUT seconds when that is set, else half
+ * of total_s. A call out of time fails naming campaign.github.timeout. */
+void github_set_timeout(struct github *gh, long total_s, int max_tries);
 /* Sets the hint that a 403 or 404 answer carries (hint borrowed; it must
  * outlive gh; NULL: a generic one): the caller's words for where the
  * repository's name came from. */

@@ -22,6 +22,12 @@ struct github {
 	long wait_cap_ms;      /* GIT_CAMPAIGN_RATE_WAIT_MAX (s), default 900 */
 	long secondary_ms;     /* GIT_CAMPAIGN_SECONDARY_WAIT (s), default 60 */
 	long backoff_ms;       /* GIT_CAMPAIGN_BACKOFF_MS, default 1000 */
+	long budget_ms;	       /* a call with its tries, github_set_timeout */
+	long try_ms;	   /* one try: GIT_CAMPAIGN_HTTP_TIMEOUT, else half */
+	int max_tries;	   /* of a call that gets no answer, default 3 */
+	double span_start; /* > 0: calls until github_span_end share one */
+	long span_waited;  /* budget_ms, from then; rate waits excluded */
+	long waited_ms;	   /* every rate-limit wait so far */
 	int requests;
 	/* why the last POST was unsure: "HTTP 502: Server Error", or the
 	 * network error; "" when none was */
@@ -65,5 +71,10 @@ void github_resp_release(struct github_resp *r);
 /* Sleeps before try attempt + 1 of a POST (attempt^2 back-off units) and
  * returns GITHUB_EUNSURE, the state the caller is still in. */
 int github_pause(struct github *gh, int attempt);
+
+/* From now until github_span_end, the calls share one budget_ms (a POST,
+ * its lookups and its tries again); spans do not nest. */
+void github_span_begin(struct github *gh);
+void github_span_end(struct github *gh);
 
 #endif
