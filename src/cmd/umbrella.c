@@ -30,6 +30,18 @@ static int open_forge(struct github **gh, struct ctx *ctx,
 	return 0;
 }
 
+/* a renamed repository: its new name, and how to record it */
+static void say_moved(const struct github *gh, const struct campaign *c)
+{
+	const char *to = gh ? github_moved_to(gh) : NULL;
+
+	if (to)
+		fprintf(stderr,
+			"hint: GitHub moved '%s' to '%s': 'git campaign config "
+			"forge %s' records it\n",
+			c->forge, to, to);
+}
+
 static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)
 {
 	struct umbrella_result r = {0};
@@ -63,6 +75,7 @@ static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)
 	if (r.url)
 		printf("  %s\n", r.url);
 out:
+	say_moved(gh, c);
 	umbrella_result_release(&r);
 	github_close(gh);
 	buf_release(&section);
@@ -99,6 +112,7 @@ static int post(struct ctx *ctx, struct campaign *c, const char *name,
 fail:
 	rc = cmd_fail(ctx);
 out:
+	say_moved(gh, c);
 	umbrella_result_release(&r);
 	github_close(gh);
 	buf_release(&text);

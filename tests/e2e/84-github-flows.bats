@@ -391,3 +391,50 @@ trace_host() {
 	# recorded all the same
 	git campaign finding list | grep -q 'launch costs 40 us'
 }
+
+@test "a renamed repository's 301 and 307 are followed, and its new name offered for campaign.forge" {
+	fh seed '{"repo":"o/r","issues":[{"title":"Umbrella"}]}' >/dev/null
+	git campaign config umbrella 1 >/dev/null
+	fh rename '{"repo":"o/r","to":"neworg/r2"}' >/dev/null
+	# a GET (301), then the PATCH (307 on the old name, repeated verbatim)
+	run --separate-stderr git campaign umbrella sync
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line 'umbrella #1 updated (the markers were missing: the section was added at the end)'
+	[ "$stderr" = "hint: GitHub moved 'o/r' to 'neworg/r2': 'git campaign config forge neworg/r2' records it" ] || fail "$stderr"
+	fh log >log
+	grep -qx 'GET /repos/o/r/issues/1 301' log || fail "$(cat log)"
+	grep -qx 'GET /repos/neworg/r2/issues/1 200' log
+	grep -qx 'PATCH /repos/neworg/r2/issues/1 200' log
+	fh_http GET "/__fake/state?repo=neworg/r2" | jq -r '.issues[0].body' | grep -qF '<!-- git-campaign:begin -->'
+	# as offered: no redirect any more
+	git campaign config forge neworg/r2 >/dev/null
+	fh log >before
+	run --separate-stderr git campaign umbrella sync
+	assert_clean
+	! fh log | tail -n +$(($(wc -l <before) + 1)) | grep -q ' 30[17]$'
+	# a 307 on a write is repeated verbatim at its Location: a POST
+	# (a comment, a PR) and a PATCH
+	loc="http://127.0.0.1:$FAKEHUB_PORT/repos/neworg/r2"
+	fh fault '{"method":"POST","path":"/comments$","status":307,"headers":{"Location":"'"$loc"'/issues/1/comments"},"body":{"message":"Temporary Redirect","url":"'"$loc"'/issues/1/comments","documentation_url":"https://docs.github.com/rest"}}' >/dev/null
+	run --separate-stderr git campaign umbrella post -m 'first result' r1
+	assert_clean
+	assert_line "posted 'r1' on umbrella #1"
+	fh fault '{"method":"PATCH","path":"/comments/[0-9]+$","status":307,"headers":{"Location":"'"$loc"'/issues/comments/1001"},"body":{"message":"Temporary Redirect","url":"'"$loc"'/issues/comments/1001","documentation_url":"https://docs.github.com/rest"}}' >/dev/null
+	run --separate-stderr git campaign umbrella post -m 'better result' r1
+	assert_clean
+	assert_line "updated 'r1' on umbrella #1"
+	[ "$(fh comments neworg/r2 | jq length)" -eq 1 ]
+	fh comments neworg/r2 | jq -r '.[0]' | grep -q 'better result'
+	stack 1
+	fh fault '{"method":"POST","path":"/pulls$","status":307,"headers":{"Location":"'"$loc"'/pulls"},"body":{"message":"Temporary Redirect","url":"'"$loc"'/pulls","documentation_url":"https://docs.github.com/rest"}}' >/dev/null
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line --partial 'opened #2 for s1 onto develop'
+	fh log | grep -qx 'POST /repos/neworg/r2/pulls 307'
+	fh log | grep -qx 'POST /repos/neworg/r2/pulls 201'
+	[ "$(pr_count_in neworg/r2)" -eq 1 ]
+}
+
+pr_count_in() {
+	fh_http GET "/__fake/state?repo=$1" | jq '.pulls | length'
+}

@@ -47,12 +47,12 @@ fh_http() {
 	exec 5<&-
 }
 
-# fh seed|fault|merge|edit JSON: a test control
+# fh seed|fault|merge|edit|rename JSON: a test control
 # fh log: "METHOD PATH STATUS" lines; fh body REPO N: issue N's body as
 # stored; fh comments REPO: the comments' bodies as a JSON list
 fh() {
 	case $1 in
-	seed | fault | merge | edit | reset) fh_http POST "/__fake/$1" "${2:-}" ;;
+	seed | fault | merge | edit | reset | rename) fh_http POST "/__fake/$1" "${2:-}" ;;
 	log) fh_http GET /__fake/log.txt ;;
 	body) fh_http GET "/__fake/body?repo=$2&number=$3" ;;
 	comments) fh_http GET "/__fake/comments?repo=$2" ;;

@@ -12,6 +12,9 @@
 # "kind": "status" (with "status", "body", "headers"), "drop" (no answer),
 # "drop-after-apply", "slow" ("seconds"), "race" (an issue is opened just
 # before the request is applied, taking the next number)}.
+# /__fake/rename {"repo", "to"}: the repository moves, as a rename or a
+# transfer does on GitHub: its old name answers 301 (GET) or 307 (writes)
+# with a Location under the new one, which holds the same state.
 import argparse
 import copy
 import hashlib
@@ -169,6 +172,7 @@ class State:
         self.log = []
         self.violations = []
         self.faults = []
+        self.renames = {}
         self.comment_id = 1000
         self.clock = 1700000000
 
@@ -353,6 +357,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(400, err_body(
                 "Conditional request headers are not allowed in unsafe "
                 "requests unless supported by the endpoint"))
+        if self._moved(path, prefix, url.query):
+            return None
         fault = self._take_fault(self.command, path)
         if fault and fault.get("kind", "status") == "status":
             return self._send(fault.get("status", 500),
@@ -418,6 +424,27 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(304, None, rhdrs)
         return self._send(status, rbody, rhdrs, op)
 
+    def _moved(self, path, prefix, query):
+        """A renamed repository, as GitHub answers for its old name: 301
+        to reads, 307 to writes, Location under the new name."""
+        st = self.server.state
+        m = re.match(r"^/repos/([^/]+)/([^/]+)(.*)$", path)
+        if not m:
+            return None
+        with st.lock:
+            new = st.renames.get((m.group(1) + "/" + m.group(2)).lower())
+        if not new:
+            return None
+        loc = "http://%s%s/repos/%s%s%s" % (
+            self.headers.get("Host"), prefix, new, m.group(3),
+            "?" + query if query else "")
+        status = 301 if self.command == "GET" else 307
+        self._send(status, {
+            "message": "Moved Permanently" if status == 301
+            else "Temporary Redirect",
+            "url": loc, "documentation_url": DOCS}, {"Location": loc})
+        return True
+
     def _drop(self):
         self.close_connection = True
         try:
@@ -474,6 +501,14 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(200, {})
             if what == "fault":
                 st.faults.append(body)
+                return self._send(200, {})
+            if what == "rename":
+                # {"repo": "o/r", "to": "neworg/r2"}: the same state under
+                # the new name; the old one answers 301/307 to it
+                old, new = body["repo"].lower(), body["to"].lower()
+                st.repos[new] = st.repo(old)
+                st.repos[new]["name"] = new
+                st.renames[old] = new
                 return self._send(200, {})
             if what == "reset":
                 st.reset()

@@ -158,10 +158,14 @@ int submit_fetch_prs(struct github_pr *prs, struct ctx *ctx, struct github *gh,
 {
 	struct github_pr *open = NULL;
 	size_t nopen = 0, k, j;
-	int rc, owner = (int)strcspn(forge, "/");
+	int rc, owner;
 
 	if ((rc = github_pr_list_open(&open, &nopen, gh, &ctx->err)) < 0)
 		goto out;
+	/* a renamed repository's PRs are headed by its new owner */
+	if (github_moved_to(gh))
+		forge = github_moved_to(gh);
+	owner = (int)strcspn(forge, "/");
 	for (k = 0; k < n; k++) {
 		const struct stack_branch *b = &g->b[order[k]];
 		struct github_pr *p = &prs[order[k]];
@@ -560,6 +564,12 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 		if ((rc = update_one(&s, s.order[k])) < 0)
 			goto out;
 out:
+	if (s.gh && github_moved_to(s.gh))
+		strvec_pushf(&out->lines,
+			     "GitHub moved '%s' to '%s': 'git campaign config "
+			     "forge %s' records it",
+			     c.forge, github_moved_to(s.gh),
+			     github_moved_to(s.gh));
 	if (s.gh)
 		out->requests = github_request_count(s.gh);
 	github_close(s.gh);

@@ -114,6 +114,7 @@ void github_close(struct github *gh)
 		free(gh->auth);
 	}
 	free(gh->api);
+	free(gh->moved_to);
 	free(gh->repo);
 	free(gh->owner);
 	free(gh);
@@ -133,6 +134,11 @@ void github_set_timeout(struct github *gh, long total_s, int max_tries)
 	if (gh->try_ms < 1000)
 		gh->try_ms = gh->budget_ms < 1000 ? gh->budget_ms : 1000;
 	gh->max_tries = max_tries > 0 ? max_tries : 3;
+}
+
+const char *github_moved_to(const struct github *gh)
+{
+	return gh->moved_to;
 }
 
 void github_span_begin(struct github *gh)
@@ -345,7 +351,8 @@ static void build_headers(struct call *c, struct github *gh)
 	c->http.headers = c->hdrs;
 	c->http.body = req->body;
 	c->http.body_len = req->body ? strlen(req->body) : 0;
-	c->http.follow = c->is_get;
+	/* redirects are followed in attempt(), as GitHub says */
+	c->http.follow = 0;
 }
 
 /* error_http, with the opener's hint for an answer that may mean a wrong
@@ -422,6 +429,48 @@ static int wait_rate(struct github *gh, long *waited, long wait_ms,
 	return 0;
 }
 
+/*
+ * GitHub's redirects, as its REST documentation says to follow them: a
+ * 301 (the URI is superseded: a renamed or transferred repository) and a
+ * 302, 307 or 308 (repeat the request verbatim at Location). Only a
+ * Location under the API's base is followed, so that the token goes
+ * nowhere else; one that moves /repos/OWNER/REPO renames gh->repo.
+ */
+static int redirect(struct call *c, struct github *gh, const char *loc,
+		    struct error *err)
+{
+	size_t n = strlen(gh->api);
+	const char *p, *slash, *end;
+
+	if (!loc || strncmp(loc, gh->api, n) || loc[n] != '/')
+		return error_set(
+			err, GCAMP_EFATAL,
+			"%s: GitHub redirected to '%.200s', outside %s",
+			c->req->what, loc ? loc : "(no Location)", gh->api);
+	trace_printf("github: redirected to %s", loc);
+	free(c->url);
+	c->url = xstrdup(loc);
+	c->http.url = c->url;
+	p = loc + n;
+	if (strncmp(p, "/repos/", 7))
+		return 0;
+	p += 7;
+	slash = strchr(p, '/');
+	end = slash ? slash + 1 + strcspn(slash + 1, "/?#") : NULL;
+	if (!slash || end == slash + 1)
+		return 0;
+	if (strlen(gh->repo) == (size_t)(end - p) &&
+	    !strncasecmp(gh->repo, p, (size_t)(end - p)))
+		return 0;
+	free(gh->moved_to);
+	gh->moved_to = xstrndup(p, (size_t)(end - p));
+	free(gh->repo);
+	free(gh->owner);
+	gh->repo = xstrdup(gh->moved_to);
+	gh->owner = xstrndup(p, (size_t)(slash - p));
+	return 0;
+}
+
 /* Sends c->http until github_decide says GITHUB_DONE (0, the answer in
  * c->r), waiting and trying again as it says; < 0 when it gives up. */
 static int attempt(struct call *c, struct github *gh, struct error *err)
@@ -430,7 +479,7 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 	struct error neterr = ERROR_INIT;
 	long waited = 0, wait_ms, left, at_start = gh->waited_ms;
 	double start = clock_now_s();
-	int tries, rc, ccode;
+	int tries, rc, ccode, redirects = 0;
 
 	for (tries = 1;; tries++) {
 		struct github_attempt a = {0};
@@ -455,6 +504,17 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 		a.now = (long long)time(NULL);
 		a.secondary_floor_ms = gh->secondary_ms;
 		a.backoff_unit_ms = gh->backoff_ms;
+		if (rc == 0 && redirects < 3 &&
+		    (a.status == 301 || a.status == 302 || a.status == 307 ||
+		     a.status == 308)) {
+			if ((rc = redirect(c, gh,
+					   http_header(&c->r, "location"),
+					   err)) < 0)
+				return rc;
+			redirects++;
+			tries--;
+			continue;
+		}
 		act = github_decide(&a, &wait_ms);
 		if (act == GITHUB_DONE)
 			return 0;

@@ -36,6 +36,12 @@ void github_on_wait(struct github *gh, github_wait_fn fn);
  * at most GIT_CAMPAIGN_HTTP_TIMEOUT seconds when that is set, else half
  * of total_s. A call out of time fails naming campaign.github.timeout. */
 void github_set_timeout(struct github *gh, long total_s, int max_tries);
+
+/* The repository's new name ("OWNER/REPO", borrowed from gh) once GitHub
+ * answered a request with a redirect to it (a renamed or transferred
+ * repository: 301 for reads, 307 for writes, each followed, and the later
+ * requests sent to the new name), else NULL. */
+const char *github_moved_to(const struct github *gh);
 /* Sets the hint that a 403 or 404 answer carries (hint borrowed; it must
  * outlive gh; NULL: a generic one): the caller's words for where the
  * repository's name came from. */

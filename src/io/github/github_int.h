@@ -32,6 +32,7 @@ struct github {
 	/* why the last POST was unsure: "HTTP 502: Server Error", or the
 	 * network error; "" when none was */
 	char last_unsure[256];
+	char *moved_to; /* "OWNER/REPO" GitHub redirected gh->repo to */
 };
 
 /* Returned by github_call when a POST got no answer or a 5xx: it may have
