@@ -27,7 +27,8 @@ SUB_USAGE(move_usage,
 SUB_USAGE(delete_usage, "git campaign stack delete BRANCH [--branch]");
 SUB_USAGE(stack_undo_usage, "git campaign stack undo");
 SUB_USAGE(submit_usage,
-	  "git campaign stack submit [BRANCH | --all] [--draft] [--dry-run]");
+	  "git campaign stack submit [BRANCH | --all] [--draft] [--dry-run] "
+	  "[--allow-placeholders] [--body-file FILE]");
 SUB_USAGE(sync_usage, "git campaign stack sync");
 
 static const char *const undo_usage[] = {
@@ -419,13 +420,19 @@ static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct submit_result r;
 	struct submit_opts o = {0};
+	const char *body_file = NULL;
 	const struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "every stacked branch"),
 		OPT_BOOL(0, "draft", &o.draft, "open new PRs as drafts"),
 		OPT_BOOL('n', "dry-run", &o.dry_run,
 			 "say what would be pushed and sent"),
+		OPT_BOOL(0, "allow-placeholders", &o.allow_placeholders,
+			 "send the placeholders 'pr body' leaves"),
+		OPT_STRING(0, "body-file", &body_file, "FILE",
+			   "the branch's PR body, as written ('-': stdin)"),
 		OPT_END(),
 	};
+	struct buf body = BUF_INIT;
 	int n, rc;
 
 	if ((n = verb_args(&rc, argc, argv, opts, submit_usage, 0, 1)) < 0)
@@ -433,9 +440,21 @@ static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (n && o.all)
 		return usage_error(submit_usage, opts,
 				   "a branch and --all cannot be combined");
+	if (body_file && o.all)
+		return usage_error(
+			submit_usage, opts,
+			"--body-file is one branch's: not with --all");
+	if (body_file) {
+		if (cmd_read_text(&body, body_file, &ctx->err) < 0) {
+			buf_release(&body);
+			return cmd_fail(ctx);
+		}
+		o.body_text = body.ptr ? body.ptr : "";
+	}
 	o.branch = n ? argv[0] : NULL;
 	o.on_wait = say_wait;
 	rc = stack_submit(&r, ctx, &o);
+	buf_release(&body);
 	print_lines(&r.lines, "");
 	submit_result_release(&r);
 	if (rc < 0)

@@ -62,9 +62,13 @@ pr_count() {
 	[ "$(pr_field 3 .base.ref)" = s2 ]
 	[ "$(pr_field 1 .title)" = 's1 one' ]
 	pr_field 2 .body >body
-	# the body `pr body` renders, then the stack section
-	git campaign pr body s2 >rendered
-	[ "$(head -n "$(wc -l <rendered)" body)" = "$(cat rendered)" ]
+	# the body `pr body` renders without its placeholders, each section
+	# between hashed markers, then the stack section
+	git campaign pr body s2 | grep -vF '<!-- git-campaign:todo -->' >rendered
+	grep -v '^<!-- git-campaign:gen' body >unwrapped
+	[ "$(head -n "$(wc -l <rendered)" unwrapped)" = "$(cat rendered)" ]
+	! grep -qF 'git-campaign:todo' body
+	grep -qx '<!-- git-campaign:gen [0-9a-f]\{12\} -->' body
 	grep -qxF '## 4. Numbers' body
 	grep -qxF 'Stacked on #1 (`s1`).' body
 	grep -qxF -- '- #1 `s1`' body

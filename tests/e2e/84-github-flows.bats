@@ -438,3 +438,78 @@ trace_host() {
 pr_count_in() {
 	fh_http GET "/__fake/state?repo=$1" | jq '.pulls | length'
 }
+
+@test "PRs open without the placeholders of pr body, unless --allow-placeholders" {
+	stack 2
+	git campaign pr body s1 | grep -qF '<!-- git-campaign:todo -->'
+	run --separate-stderr git campaign stack submit s1
+	assert_clean
+	pr_field 1 .body >b1
+	! grep -qF 'To do:' b1 || fail "placeholders sent: $(grep -c 'To do:' b1)"
+	! grep -qF 'git-campaign:todo' b1
+	# what the records say is there
+	grep -qF "$(git rev-parse --short=12 s1) s1 change" b1
+	git campaign stack submit --allow-placeholders s2 >/dev/null
+	pr_field 2 .body | grep -qF 'To do:'
+}
+
+@test "a result recorded after the PR opened reaches its body; edited sections and text outside them are kept" {
+	stack 1
+	git campaign stack submit >/dev/null
+	pr_field 1 .body >sent
+	# the person writes in section 2 and adds a note at the top
+	grep -q '^## 2\. ' sent
+	awk 'BEGIN { print "A note by a person." } { print } /^## 2\. / { print "The person explains the cause here." }' sent >edited
+	fh edit "$(jq -n --rawfile b edited '{"repo":"o/r","number":1,"set":{"body":$b}}')" >/dev/null
+	git campaign ab --base develop --build true -n 5 \
+		--run 'if [ "$GIT_CAMPAIGN_ARM" = A ]; then sleep 0.02; else sleep 0.01; fi' \
+		>/dev/null 2>&1
+	git campaign pr body | grep -q '^| workload'
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line 'updated #1 s1 (body)'
+	pr_field 1 .body >now
+	grep -q '^| workload .* B: s1 ' now || fail "no A/B table: $(cat now)"
+	[ "$(head -n 1 now)" = 'A note by a person.' ]
+	grep -qxF 'The person explains the cause here.' now
+	# unchanged records: nothing more to send
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line '#1 s1 is up to date'
+}
+
+@test "a reworded first commit retitles its PR; a title edited on GitHub is kept" {
+	stack 1
+	git campaign stack submit >/dev/null
+	[ "$(pr_field 1 .title)" = 's1 change' ]
+	git commit -q --amend -m 's1 better title'
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line 'updated #1 s1 (body, title)'
+	[ "$(pr_field 1 .title)" = 's1 better title' ]
+	fh edit '{"repo":"o/r","number":1,"set":{"title":"A title by a person"}}' >/dev/null
+	git commit -q --amend -m 's1 third title'
+	git campaign stack submit >/dev/null
+	[ "$(pr_field 1 .title)" = 'A title by a person' ]
+}
+
+@test "--body-file sends the body a person wrote, and later submits keep it" {
+	stack 1
+	printf '## What\n\nA body written by hand.\n' >"$HOME/body.md"
+	run --separate-stderr git campaign stack submit --body-file "$HOME/body.md" s1
+	assert_clean
+	pr_field 1 .body >b1
+	[ "$(head -n 3 b1)" = "$(cat "$HOME/body.md")" ]
+	grep -qxF 'Stacked on `develop`.' b1
+	! grep -q 'git-campaign:gen' b1
+	run --separate-stderr git campaign stack submit
+	assert_clean
+	assert_line '#1 s1 is up to date'
+	printf '## What\n\nA better body.\n' >"$HOME/body.md"
+	run --separate-stderr git campaign stack submit --body-file "$HOME/body.md"
+	assert_clean
+	assert_line 'updated #1 s1 (body)'
+	pr_field 1 .body | grep -qxF 'A better body.'
+	run --separate-stderr git campaign stack submit --all --body-file "$HOME/body.md"
+	[ "$status" -eq 129 ]
+}

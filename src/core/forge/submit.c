@@ -11,6 +11,7 @@
 
 #include "core/campaign/campaign.h"
 #include "core/forge/open.h"
+#include "core/forge/prtext.h"
 #include "core/records/pr.h"
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
@@ -289,14 +290,50 @@ struct sub {
 	char *created;	       /* by graph index: opened by this submit */
 };
 
-/* the stack of idx: the indexes of its stack, parents first */
-static void section_for(struct buf *out, struct sub *s, size_t idx)
+/* the stack section of idx (the indexes of its stack, parents first),
+ * with the marker of the title sent */
+static void section_for(struct buf *out, struct sub *s, size_t idx,
+			const char *title)
 {
 	size_t *ord = xcalloc(s->g->n + 1, sizeof(*ord)), n = 0;
 
 	stack_order(s->g, root_of(s->g, idx), ord, &n);
 	submit_render_section(out, s->g, ord, n, s->nums, idx);
+	prtext_title_marker(out, title);
 	free(ord);
+}
+
+/* 1 when the person's body (opts.body_text) is b's */
+static int own_body(const struct sub *s, const struct stack_branch *b)
+{
+	const char *name = s->o->branch ? s->o->branch : s->g->current;
+
+	return s->o->body_text && name && !strcmp(name, b->name);
+}
+
+/* the body of b's PR outside the stack section: the person's, or the one
+ * `pr body` renders with its placeholders left out (unless allowed) and
+ * its sections between hashed markers */
+static int generated_body(struct buf *out, struct sub *s,
+			  const struct stack_branch *b)
+{
+	struct buf rendered = BUF_INIT, kept = BUF_INIT;
+	int rc;
+
+	buf_reset(out);
+	if (own_body(s, b)) {
+		buf_puts(out, s->o->body_text);
+		return 0;
+	}
+	if ((rc = prbody_render(s->ctx, b->name, &rendered, NULL)) == 0) {
+		if (!s->o->allow_placeholders)
+			prtext_strip_placeholders(&kept, rendered.ptr);
+		prtext_wrap(out,
+			    s->o->allow_placeholders ? rendered.ptr : kept.ptr);
+	}
+	buf_release(&rendered);
+	buf_release(&kept);
+	return rc;
 }
 
 static const char *base_of(const struct stack_branch *b)
@@ -325,8 +362,8 @@ static int create_one(struct sub *s, size_t k)
 			     base_of(b), title);
 		goto out;
 	}
-	section_for(&section, s, i);
-	if ((rc = prbody_render(s->ctx, b->name, &rendered, NULL)) < 0)
+	section_for(&section, s, i, title);
+	if ((rc = generated_body(&rendered, s, b)) < 0)
 		goto out;
 	text_splice_markers(&body, rendered.ptr, STACK_MARKER, STACK_MARKER,
 			    section.ptr);
@@ -417,14 +454,29 @@ static int update_one(struct sub *s, size_t i)
 	const struct stack_branch *b = &s->g->b[i];
 	struct github_pr *p = &s->prs[i], after = {0};
 	struct buf section = BUF_INIT, body = BUF_INIT, what = BUF_INIT;
-	const char *base = NULL, *nbody = NULL;
+	struct buf fresh = BUF_INIT, mine = BUF_INIT;
+	const char *base = NULL, *nbody = NULL, *ntitle = NULL, *from;
+	char *title = NULL;
 	int rc = 0;
 
 	if (!p->number || p->merged || strcmp(p->state, "open"))
 		goto out;
-	section_for(&section, s, i);
-	if (text_splice_markers(&body, p->body ? p->body : "", STACK_MARKER,
-				STACK_MARKER, section.ptr) < 0) {
+	title = first_subject(s->ctx, b);
+	section_for(&section, s, i, title);
+	from = p->body ? p->body : "";
+	/* the sections nobody edited follow the records; the person's own
+	 * body replaces all but the stack section */
+	if (generated_body(&fresh, s, b) < 0) {
+		trace_printf("submit: %s", s->ctx->err.msg);
+		error_clear(&s->ctx->err);
+	} else if (own_body(s, b)) {
+		from = fresh.ptr;
+	} else {
+		prtext_refresh(&mine, from, fresh.ptr);
+		from = mine.ptr;
+	}
+	if (text_splice_markers(&body, from, STACK_MARKER, STACK_MARKER,
+				section.ptr) < 0) {
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
 			       "#%ld has one '%s' line without a second",
 			       p->number, STACK_MARKER);
@@ -434,6 +486,12 @@ static int update_one(struct sub *s, size_t i)
 	if (strcmp(body.ptr, p->body ? p->body : "")) {
 		nbody = body.ptr;
 		buf_puts(&what, "body");
+	}
+	/* a title the person changed on GitHub is theirs */
+	if (p->title && strcmp(p->title, title) &&
+	    prtext_title_unedited(p->body, p->title) == 1) {
+		ntitle = title;
+		buf_addf(&what, "%stitle", what.len ? ", " : "");
 	}
 	if (!p->base || strcmp(p->base, base_of(b))) {
 		if (p->stacked) {
@@ -448,7 +506,7 @@ static int update_one(struct sub *s, size_t i)
 				 base);
 		}
 	}
-	if (!base && !nbody) {
+	if (!base && !nbody && !ntitle) {
 		strvec_pushf(&s->out->lines, "#%ld %s is up to date", p->number,
 			     b->name);
 		if (!s->o->dry_run)
@@ -460,8 +518,8 @@ static int update_one(struct sub *s, size_t i)
 			     p->number, b->name, what.ptr);
 		goto out;
 	}
-	if ((rc = github_pr_update(&after, s->gh, p->number, NULL, nbody, base,
-				   &s->ctx->err)) < 0)
+	if ((rc = github_pr_update(&after, s->gh, p->number, ntitle, nbody,
+				   base, &s->ctx->err)) < 0)
 		goto out;
 	strvec_pushf(&s->out->lines, "updated #%ld %s (%s)", p->number, b->name,
 		     what.ptr);
@@ -471,6 +529,9 @@ out:
 	buf_release(&section);
 	buf_release(&body);
 	buf_release(&what);
+	buf_release(&fresh);
+	buf_release(&mine);
+	free(title);
 	return rc;
 }
 

@@ -23,6 +23,10 @@ struct submit_opts {
 	int draft;	    /* open new PRs as drafts */
 	int dry_run;	    /* push nothing, write nothing to GitHub */
 	github_wait_fn on_wait; /* told of each rate-limit wait; NULL: none */
+	int allow_placeholders; /* send the placeholders `pr body` leaves */
+	/* the body a person wrote for branch (NULL: the one `pr body`
+	 * renders), sent as it is with the stack section */
+	const char *body_text;
 };
 
 struct submit_result {
