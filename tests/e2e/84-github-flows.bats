@@ -513,3 +513,32 @@ pr_count_in() {
 	run --separate-stderr git campaign stack submit --all --body-file "$HOME/body.md"
 	[ "$status" -eq 129 ]
 }
+
+@test "after a merge the next submit PATCHes only the merged PR's child; the others still list it" {
+	stack 4
+	git campaign stack submit --all >/dev/null
+	pr_field 4 .body | sed -n '/git-campaign:stack/,/git-campaign:stack/p' >before
+	squash_merge 1 s1
+	git campaign stack sync >/dev/null
+	fh log >log0
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line 'updated #2 s2 (body)'
+	assert_line '#3 s3 is up to date'
+	assert_line '#4 s4 is up to date'
+	fh log | tail -n +$(($(wc -l <log0) + 1)) >after
+	[ "$(wc -l <after)" -le 3 ] || fail "$(cat after)"
+	[ "$(grep -c '^PATCH' after)" -eq 1 ]
+	pr_field 4 .body | sed -n '/git-campaign:stack/,/git-campaign:stack/p' | diff before -
+	pr_field 2 .body | grep -qxF 'Stacked on `develop`.'
+	pr_field 2 .body | grep -qxF -- '- #1 `s1`'
+	# a second merge hands both down
+	squash_merge 2 s2
+	git campaign stack sync >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line 'updated #3 s3 (body)'
+	assert_line '#4 s4 is up to date'
+	pr_field 3 .body | grep -qxF -- '- #1 `s1`'
+	pr_field 3 .body | grep -qxF -- '- #2 `s2`'
+}

@@ -2,6 +2,7 @@
  * between hashed markers refreshed where nobody edited them (prtext.h). */
 #include "core/forge/prtext.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +113,35 @@ static int next_block(struct block *b, const char *p)
 	return -1;
 }
 
+/* 1 when the n bytes at a and the m at b say the same but for the commit
+ * ids in them (runs of 7 to 40 lower-case hex digits): a restack gives
+ * the commits new ids and records nothing new */
+static int same_but_ids(const char *a, size_t n, const char *b, size_t m)
+{
+	size_t i = 0, j = 0, ri, rj;
+
+	while (i < n && j < m) {
+		for (ri = 0; i + ri < n && isxdigit((unsigned char)a[i + ri]) &&
+			     !isupper((unsigned char)a[i + ri]);
+		     ri++)
+			;
+		for (rj = 0; j + rj < m && isxdigit((unsigned char)b[j + rj]) &&
+			     !isupper((unsigned char)b[j + rj]);
+		     rj++)
+			;
+		if (ri >= 7 && ri <= 40 && rj >= 7 && rj <= 40) {
+			i += ri;
+			j += rj;
+			continue;
+		}
+		if (a[i] != b[j])
+			return 0;
+		i++;
+		j++;
+	}
+	return i == n && j == m;
+}
+
 /* the block of fresh whose text starts with the line of b's text */
 static int find_same(struct block *out, const char *fresh,
 		     const struct block *b)
@@ -140,7 +170,9 @@ int prtext_refresh(struct buf *out, const char *old, const char *fresh)
 		buf_add(out, p, (size_t)(b.begin - p));
 		short_hash(h, b.text, (size_t)(b.text_end - b.text));
 		if (strcmp(h, b.hash) || find_same(&f, fresh, &b) < 0 ||
-		    !strcmp(f.hash, b.hash)) {
+		    !strcmp(f.hash, b.hash) ||
+		    same_but_ids(b.text, (size_t)(b.text_end - b.text), f.text,
+				 (size_t)(f.text_end - f.text))) {
 			buf_add(out, b.begin, (size_t)(b.end - b.begin));
 		} else {
 			buf_add(out, f.begin, (size_t)(f.end - f.begin));

@@ -28,7 +28,8 @@ void prtext_wrap(struct buf *out, const char *generated);
  * with the same line (its heading), when fresh has one; an edited block,
  * and everything outside the blocks, is kept byte for byte. The blocks of
  * fresh that old lacks are not added (the human may have deleted them).
- * Returns how many blocks changed.
+ * A block whose new text differs only in commit ids (after a restack)
+ * is kept: the records say nothing new. Returns how many blocks changed.
  */
 int prtext_refresh(struct buf *out, const char *old, const char *fresh);
 

@@ -12,6 +12,7 @@
 #include "core/stack/undo.h"
 #include "io/github/api.h"
 #include "io/github/client.h"
+#include "io/gitcfg.h"
 #include "io/proc.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -183,6 +184,34 @@ static int sync_bases(struct stack_sync_result *out, struct ctx *ctx,
 	return rc;
 }
 
+/* The children of merged branch i inherit its merged ancestors and it, so
+ * that their PRs keep listing them (submit_landed_key) */
+static int hand_down(struct ctx *ctx, const struct stack_graph *g, size_t i)
+{
+	struct strvec mine = STRVEC_INIT;
+	char *key = submit_landed_key(g->b[i].name), *ckey;
+	struct gitcfg *cfg;
+	size_t k, j;
+	int rc;
+
+	if ((rc = ctx_config(&cfg, ctx)) < 0 ||
+	    (rc = gitcfg_get_all(&mine, cfg, key, &ctx->err)) < 0)
+		goto out;
+	strvec_push(&mine, g->b[i].name);
+	for (k = 0; k < g->n && !rc; k++) {
+		if (g->b[k].parent_idx != i)
+			continue;
+		ckey = submit_landed_key(g->b[k].name);
+		for (j = 0; j < mine.nr && !rc; j++)
+			rc = gitcfg_ensure(cfg, ckey, mine.v[j], &ctx->err);
+		free(ckey);
+	}
+out:
+	strvec_clear(&mine);
+	free(key);
+	return rc;
+}
+
 /* Takes every merged branch whose children all left it out of the stack
  * (stack delete, which keeps a backup; the branch itself stays), so that
  * restack and submit --all pass it by; 1 in *any when one was */
@@ -206,6 +235,8 @@ static int unstack_merged(struct stack_sync_result *out, struct ctx *ctx,
 				kept = 1;
 		if (kept)
 			continue;
+		if ((rc = hand_down(ctx, g, i)) < 0)
+			break;
 		if ((rc = stack_delete(&r, ctx, g->b[i].name, 0)) == 0) {
 			strvec_pushf(&out->lines,
 				     "%s: #%ld merged, out of the stack (the "

@@ -16,6 +16,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/push.h"
 #include "io/db.h"
+#include "io/gitcfg.h"
 #include "io/github/api.h"
 #include "io/github/client.h"
 #include "io/proc.h"
@@ -76,6 +77,19 @@ void submit_render_section(struct buf *out, const struct stack_graph *g,
 			   const size_t *order, size_t n, const long *nums,
 			   size_t idx)
 {
+	submit_render_section_landed(out, g, order, n, nums, idx, NULL);
+}
+
+char *submit_landed_key(const char *branch)
+{
+	return xasprintf("branch.%s.campaignlanded", branch);
+}
+
+void submit_render_section_landed(struct buf *out, const struct stack_graph *g,
+				  const size_t *order, size_t n,
+				  const long *nums, size_t idx,
+				  const struct strvec *landed)
+{
 	const struct stack_branch *b = &g->b[idx];
 	size_t k;
 
@@ -88,6 +102,8 @@ void submit_render_section(struct buf *out, const struct stack_graph *g,
 	else
 		buf_addf(out, "Stacked on `%s`.\n", b->parent);
 	buf_puts(out, "\nThe stack, bottom first:\n\n");
+	for (k = 0; landed && k < landed->nr; k++)
+		buf_addf(out, "- %s\n", landed->v[k]);
 	for (k = 0; k < n; k++) {
 		size_t i = order[k];
 
@@ -290,16 +306,45 @@ struct sub {
 	char *created;	       /* by graph index: opened by this submit */
 };
 
-/* the stack section of idx (the indexes of its stack, parents first),
- * with the marker of the title sent */
+/* the merged PRs that were below root, "#N `NAME`" each, oldest first,
+ * from git config and the pr table */
+static void landed_of(struct strvec *out, struct ctx *ctx, const char *root)
+{
+	struct strvec names = STRVEC_INIT;
+	char *key = submit_landed_key(root);
+	struct pr_cached pr;
+	struct gitcfg *cfg;
+	struct db *db;
+	size_t i;
+
+	if (ctx_config(&cfg, ctx) == 0 &&
+	    gitcfg_get_all(&names, cfg, key, &ctx->err) == 0 && names.nr &&
+	    ctx_db(&db, ctx, 0) == 0)
+		for (i = 0; i < names.nr; i++)
+			if (pr_get(&pr, db_handle(db), names.v[i], &ctx->err) ==
+				    0 &&
+			    pr.number > 0)
+				strvec_pushf(out, "#%ld `%s`", pr.number,
+					     names.v[i]);
+	error_clear(&ctx->err);
+	strvec_clear(&names);
+	free(key);
+}
+
+/* the stack section of idx (the indexes of its stack, parents first, and
+ * the merged PRs below it), with the marker of the title sent */
 static void section_for(struct buf *out, struct sub *s, size_t idx,
 			const char *title)
 {
 	size_t *ord = xcalloc(s->g->n + 1, sizeof(*ord)), n = 0;
+	size_t root = root_of(s->g, idx);
+	struct strvec landed = STRVEC_INIT;
 
-	stack_order(s->g, root_of(s->g, idx), ord, &n);
-	submit_render_section(out, s->g, ord, n, s->nums, idx);
+	stack_order(s->g, root, ord, &n);
+	landed_of(&landed, s->ctx, s->g->b[root].name);
+	submit_render_section_landed(out, s->g, ord, n, s->nums, idx, &landed);
 	prtext_title_marker(out, title);
+	strvec_clear(&landed);
 	free(ord);
 }
 

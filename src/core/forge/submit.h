@@ -96,4 +96,18 @@ void submit_render_section(struct buf *out, const struct stack_graph *g,
 			   const size_t *order, size_t n, const long *nums,
 			   size_t idx);
 
+/* submit_render_section with the stack's merged PRs first in its list
+ * (landed: "#N `NAME`" each, oldest first; NULL: none), written as they
+ * were while open, so that a merge changes no other PR's section than its
+ * child's. */
+void submit_render_section_landed(struct buf *out, const struct stack_graph *g,
+				  const size_t *order, size_t n,
+				  const long *nums, size_t idx,
+				  const struct strvec *landed);
+
+/* The git config key of branch's merged ancestors, multi-valued, oldest
+ * first: stack sync adds them as it takes them out of the stack, and
+ * submit lists them. The caller frees it. */
+char *submit_landed_key(const char *branch);
+
 #endif
