@@ -6,7 +6,9 @@
 #
 # Counted: umbrella sync (first, unchanged, after a change), umbrella post
 # (first, unchanged), stack submit of a 10-branch stack (first, unchanged,
-# one branch amended) with the git pushes it ran. The three targets of the
+# one branch amended), the review loop (amend a middle branch, restack,
+# resubmit) and a merged bottom PR (stack sync, the submit after it, once
+# more), with the git pushes each ran. The three targets of the
 # issue are marked "<=" or "=". A benchmark, not a gate: it exits 0 after
 # printing, non-zero only when a step fails.
 set -euo pipefail
@@ -97,6 +99,23 @@ count 'stack submit of 10, unchanged' '<= 2 + 1 push' git-campaign stack submit
 count 'stack submit of 10, again' '<= 2 + 1 push' git-campaign stack submit
 git commit -q --allow-empty -m 's10 again'
 count 'stack submit of 10, top amended' '' git-campaign stack submit
+# the review loop: amend the 5th, restack, resubmit (GH-2)
+git checkout -q s5
+git commit -q --amend --allow-empty -m 's5 reworked'
+count 'stack restack --all after amending s5' '= 0' \
+	git-campaign stack restack --all
+count 'stack submit of 10, after the restack' '<= 2 + 1 push' \
+	git-campaign stack submit --all
+# the bottom PR squash-merged on GitHub (GH-3, GH-4, GH-14)
+git clone -q -b develop "$TMP/remote.git" "$TMP/gh"
+(cd "$TMP/gh" && git merge -q --squash origin/s1 >/dev/null 2>&1
+	git commit -q --allow-empty -m 's1 (#1)' && git push -q origin develop)
+N1=$(sqlite3 .git/campaign/campaign.db "SELECT number FROM pr WHERE branch = 's1'")
+ctl POST /__fake/merge '{"repo":"o/s","number":'"$N1"'}' >/dev/null
+count "stack sync after #$N1 (s1) merged" '<= 3' git-campaign stack sync
+count 'stack submit, after the merge' '<= 3 + 1 push' \
+	git-campaign stack submit --all
+count 'stack submit, again' '= 1' git-campaign stack submit --all
 echo
 echo "last requests:"
 ctl GET /__fake/log.txt | tail -n 3
