@@ -191,9 +191,9 @@ static void trace_request(const struct http_request *req)
 		buf_puts(&b, "\n    > ");
 		http_redact(&b, req->headers[i]);
 	}
-	trace_printf("%s\n", b.ptr);
+	trace_printf("%s", b.ptr);
 	if (req->body)
-		trace_printf("http: > body %zu bytes\n", req->body_len);
+		trace_printf("http: > body %zu bytes", req->body_len);
 	buf_release(&b);
 }
 
@@ -207,7 +207,7 @@ static void trace_response(const struct http_response *resp)
 		buf_puts(&b, "\n    < ");
 		http_redact(&b, resp->heads.v[i]);
 	}
-	trace_printf("%s\n", b.ptr);
+	trace_printf("%s", b.ptr);
 	buf_release(&b);
 }
 
@@ -284,7 +284,7 @@ int http_send(struct http_response *resp, struct http *h,
 						 "8 MiB"
 				: h->errbuf[0] ? h->errbuf
 					       : a->easy_strerror(c));
-		trace_printf("http: < no response: %s\n", err->msg);
+		trace_printf("http: < no response: %s", err->msg);
 		goto out;
 	}
 	a->easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &resp->status);

@@ -542,3 +542,13 @@ pr_count_in() {
 	pr_field 3 .body | grep -qxF -- '- #1 `s1`'
 	pr_field 3 .body | grep -qxF -- '- #2 `s2`'
 }
+
+@test "the trace of a GitHub command has no blank lines and no token" {
+	fh seed '{"repo":"o/r","issues":[{"title":"Umbrella"}]}' >/dev/null
+	git campaign config umbrella 1 >/dev/null
+	GIT_CAMPAIGN_TRACE=1 git campaign umbrella sync 2>trace >/dev/null
+	grep -q 'campaign: token: from GH_TOKEN$' trace
+	grep -q 'campaign: http: > GET ' trace
+	! grep -qx '' trace || fail "blank lines: $(grep -c -x '' trace)"
+	! grep -q 'test-token' trace
+}

@@ -92,7 +92,7 @@ int github_open(struct github **out, const char *host, const char *forge,
 	gh->auth = xasprintf("Authorization: Bearer %s", token);
 	if ((rc = http_new(&gh->http, err)) < 0)
 		goto out;
-	trace_printf("github: %s at %s\n", gh->repo, gh->api);
+	trace_printf("github: %s at %s", gh->repo, gh->api);
 	*out = gh;
 	gh = NULL;
 out:
@@ -529,7 +529,7 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 		    (rc = wait_rate(gh, &waited, wait_ms, c->req->what, err)) <
 			    0)
 			return rc;
-		trace_printf("github: try %d again in %ld ms\n", tries + 1,
+		trace_printf("github: try %d again in %ld ms", tries + 1,
 			     wait_ms);
 		sleep_ms(wait_ms);
 	}

@@ -122,18 +122,18 @@ int github_token(char **out, const char *host, struct error *err)
 		const char *v = getenv(vars[i]);
 
 		if (v && *v) {
-			trace_printf("token: from %s\n", vars[i]);
+			trace_printf("token: from %s", vars[i]);
 			*out = xstrdup(v);
 			return 0;
 		}
 	}
 	has_gh = proc_on_path("gh");
 	if (has_gh && (*out = from_gh(host))) {
-		trace_printf("token: from gh auth token\n");
+		trace_printf("token: from gh auth token");
 		return 0;
 	}
 	if ((*out = from_credential(host))) {
-		trace_printf("token: from git credential fill\n");
+		trace_printf("token: from git credential fill");
 		return 0;
 	}
 	error_set(err, GCAMP_ENOTFOUND,
