@@ -281,8 +281,9 @@ no baselines'
 	run --separate-stderr git campaign umbrella sync --dry-run
 	assert_success
 	assert_line '### Pull requests'
-	# title: the subject of the branch's first commit; no A/B of it, no claim
-	title=$(git log --reverse --format=%s develop..sync-skip | head -1)
+	# title: the subject of the first commit of its own (upload..sync-skip,
+	# not its parent's); no A/B of it, no claim
+	title=$(git log --reverse --format=%s upload..sync-skip | head -1)
 	assert_line "- [ ] #1081 $title (\`sync-skip\`) — open"
 	assert_line --regexp '^- \[x\] #1022 .* \(`upload`\) — merged$'
 	assert_line --regexp '^A/B #1 \(20[0-9-]+T[0-9:]+Z\): faster 0.950, on AMD EPYC 7B13 64-Core Processor, Debian GNU/Linux 12 \(bookworm\), GPU NVIDIA H200, JDK Eclipse Adoptium 21\.0\.5, backend cuda '
