@@ -435,7 +435,7 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 	git_oid tip, new_tip;
 	struct notes_write w = {&tip, 0, hex, lines, keep, why};
 	size_t i;
-	int exists = 0, rc, moved = 0;
+	int exists = 0, rc;
 
 	memset(&ix, 0, sizeof(ix));
 	git_oid_tostr(hex, sizeof(hex), commit);
@@ -454,17 +454,22 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 				       strlen(lines->v[i]))) < 0)
 			goto fail;
 	git_oid_tostr(hex, sizeof(hex), &new_tip);
+	/*
+	 * The index is committed first, saying it reflects new_tip, and the
+	 * move of the ref is the one step that records the lines: when the
+	 * disk fills or a lock is held there, nothing is recorded and a retry
+	 * cannot double them. An index ahead of the ref is what any reader
+	 * mends: its meta names a notes commit the ref is not at, so
+	 * index_sync reads the touched note again (a kill between the two
+	 * steps leaves the same).
+	 */
 	if ((rc = meta_set(db, hex, &ctx->err)) < 0 ||
-	    (rc = notes_move_ref(ctx, repo, exists, &tip, &new_tip, why)) != 0)
+	    (rc = db_commit(db, &ctx->err)) < 0)
 		goto fail;
-	moved = 1;
-	if ((rc = db_commit(db, &ctx->err)) < 0)
-		goto fail;
+	rc = notes_move_ref(ctx, repo, exists, &tip, &new_tip, why);
 	goto out;
 fail:
 	db_rollback(db);
-	if (moved)
-		notes_restore_ref(repo, exists, &tip, &new_tip, why);
 out:
 	indexer_release(&ix);
 	return rc;

@@ -132,25 +132,6 @@ int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
 	return rc;
 }
 
-/* Moves the ref back to where it was, after the index failed. */
-void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
-		       const git_oid *new, const char *why)
-{
-	git_reference *ref = NULL;
-	char msg[128];
-
-	snprintf(msg, sizeof(msg), "campaign: %s (undone)", why);
-	if (existed) {
-		git_reference_create_matching(&ref, repo, MEASURE_NOTES_REF,
-					      old, 1, new, msg);
-	} else if (!git_reference_lookup(&ref, repo, MEASURE_NOTES_REF) &&
-		   git_reference_target(ref) &&
-		   git_oid_equal(git_reference_target(ref), new)) {
-		git_reference_delete(ref);
-	}
-	git_reference_free(ref);
-}
-
 /* Writes the new note blob, the notes tree and the notes commit. */
 int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 		       const struct notes_write *w)

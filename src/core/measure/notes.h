@@ -67,9 +67,4 @@ int notes_start(struct ctx *ctx, git_repository *repo);
 int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 		   const git_oid *old, const git_oid *new, const char *why);
 
-/* Moves the ref back from new to old (or deletes it when !existed), when
- * it is still at new; errors are ignored: used after a failed index. */
-void notes_restore_ref(git_repository *repo, int existed, const git_oid *old,
-		       const git_oid *new, const char *why);
-
 #endif
