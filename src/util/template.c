@@ -3,9 +3,12 @@
 #include "util/template.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -346,12 +349,111 @@ char *template_override_path(const char *workdir, const char *name)
 			 workdir[strlen(workdir) - 1] == '/' ? "" : "/", name);
 }
 
+/* Opens dir/name below the open folder fd without following a symlink:
+ * a descriptor, -1 with errno set (ELOOP for a symlink). */
+static int open_below(int fd, const char *name, int flags)
+{
+	return openat(fd, name,
+		      flags | O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+}
+
+/*
+ * Reads the override .campaign/templates/NAME below workdir: 1 with its
+ * text in out, 0 when there is none, or a negative code. The file comes
+ * from whoever made the clone, so each component is opened with
+ * O_NOFOLLOW below the last (no symlink anywhere, so no path outside the
+ * work tree), the file must be a regular one (no device, FIFO or socket:
+ * O_NONBLOCK so that opening a FIFO cannot hang), checked before and
+ * after the open, and it is read up to TEMPLATE_MAX_FILE bytes only.
+ */
+static int read_override(struct buf *out, const char *workdir, const char *name,
+			 const char *path, struct error *err)
+{
+	static const char *const dirs[] = {".campaign", "templates"};
+	struct stat before, st;
+	int dfd, fd = -1, ret = 0;
+	size_t i, start = out->len;
+	char chunk[8192];
+	ssize_t n;
+
+	if ((dfd = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		int sub = -1;
+
+		if (fstatat(dfd, dirs[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			goto out; /* none: the built-in one */
+		if (S_ISLNK(st.st_mode))
+			goto refuse;
+		if (S_ISDIR(st.st_mode))
+			sub = open_below(dfd, dirs[i], O_DIRECTORY);
+		close(dfd);
+		if ((dfd = sub) < 0)
+			goto out;
+	}
+	if (fstatat(dfd, name, &before, AT_SYMLINK_NOFOLLOW) < 0)
+		goto out;
+	if (!S_ISREG(before.st_mode))
+		goto refuse;
+	if ((fd = open_below(dfd, name, 0)) < 0) {
+		if (errno == ELOOP)
+			goto refuse;
+		ret = error_set(err, GCAMP_EFATAL,
+				"cannot read template '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_ino != before.st_ino || st.st_dev != before.st_dev)
+		goto refuse;
+	if (st.st_size > TEMPLATE_MAX_FILE)
+		goto too_big;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = error_set(err, GCAMP_EFATAL,
+					"cannot read template '%s': %s", path,
+					strerror(errno));
+			goto out;
+		}
+		buf_add(out, chunk, (size_t)n);
+		if (out->len - start > TEMPLATE_MAX_FILE)
+			goto too_big;
+	}
+	ret = 1;
+	goto out;
+refuse:
+	ret = error_set(err, GCAMP_EFATAL,
+			"template '%s' is not a regular file inside the "
+			"repository",
+			path);
+	error_hint(err, "a template is never read through a symbolic link, "
+			"nor from a device or FIFO; replace it with a file, or "
+			"remove it to use the built-in one");
+	goto out;
+too_big:
+	ret = error_set(err, GCAMP_EFATAL,
+			"template '%s' is larger than %d KiB", path,
+			TEMPLATE_MAX_FILE >> 10);
+out:
+	if (ret <= 0) {
+		out->len = start;
+		if (out->ptr)
+			out->ptr[start] = '\0';
+	}
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
+}
+
 int template_load(const char *workdir, const char *name, struct buf *out,
 		  char **from, struct error *err)
 {
 	const struct template_builtin *b;
 	char *path = NULL;
-	FILE *f = NULL;
 	int ret = 0;
 
 	if (from)
@@ -360,26 +462,11 @@ int template_load(const char *workdir, const char *name, struct buf *out,
 		return error_set(err, GCAMP_EUSAGE, "bad template name '%s'",
 				 name);
 	if (workdir) {
-		char chunk[8192];
-		size_t n;
-
 		path = template_override_path(workdir, name);
-		f = fopen(path, "rb");
-		if (!f && errno != ENOENT) {
-			ret = error_set(err, GCAMP_EFATAL,
-					"cannot read template '%s': %s", path,
-					strerror(errno));
+		if ((ret = read_override(out, workdir, name, path, err)) < 0)
 			goto out;
-		}
-		if (f) {
-			while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-				buf_add(out, chunk, n);
-			if (ferror(f)) {
-				ret = error_set(err, GCAMP_EFATAL,
-						"cannot read template '%s'",
-						path);
-				goto out;
-			}
+		if (ret > 0) {
+			ret = 0;
 			if (from) {
 				*from = path;
 				path = NULL;
@@ -394,8 +481,6 @@ int template_load(const char *workdir, const char *name, struct buf *out,
 		}
 	ret = error_set(err, GCAMP_ENOTFOUND, "no template named '%s'", name);
 out:
-	if (f)
-		fclose(f);
 	free(path);
 	return ret;
 }

@@ -33,11 +33,19 @@ int template_render(const char *name, const char *text, const cJSON *data,
  * .campaign/templates/NAME. The caller frees it. */
 char *template_override_path(const char *workdir, const char *name);
 
+/* The largest override template read, in bytes. */
+#define TEMPLATE_MAX_FILE (1 << 20)
+
 /* Loads template NAME ("pr-body.md", "umbrella.md", "resume.md"): the
  * repository's override WORKDIR/.campaign/templates/NAME when WORKDIR is
  * not NULL and the file exists, else the built-in one. Appends the text to
  * OUT; *from (may be NULL) is set to the override's path (malloc'd) or
- * NULL for the built-in. An unknown NAME with no override is
+ * NULL for the built-in. An override comes from the clone, so it must be a
+ * regular file reached through no symbolic link (.campaign, templates and
+ * the file itself are opened with O_NOFOLLOW), of at most
+ * TEMPLATE_MAX_FILE bytes; anything else (a symlink, a device, a FIFO, a
+ * larger file) is GCAMP_EFATAL with OUT left as it was, and nothing is
+ * read from where it points. An unknown NAME with no override is
  * GCAMP_ENOTFOUND; an unreadable override is GCAMP_EFATAL. */
 int template_load(const char *workdir, const char *name, struct buf *out,
 		  char **from, struct error *err);
