@@ -423,6 +423,26 @@ static void mark_duplicates(char *keep, char **lines, size_t n)
 	free(sorted);
 }
 
+/* After the ref did not move: the index back to where the ref is, at once
+ * where the disk allows, keeping the error of the move (else the next
+ * reader does it). */
+static void index_mend(struct ctx *ctx, git_repository *repo, struct db *db)
+{
+	struct error saved = ctx->err;
+	git_oid tip;
+	int exists;
+
+	error_clear(&ctx->err);
+	if (db_begin(db, &ctx->err) < 0)
+		goto out;
+	if (notes_tip(&tip, &exists, repo, &ctx->err) < 0 ||
+	    index_sync(ctx, repo, db, &tip, exists, 0) < 0 ||
+	    db_commit(db, &ctx->err) < 0)
+		db_rollback(db);
+out:
+	ctx->err = saved;
+}
+
 /* One attempt: 0, 1 when another writer moved the ref first (nothing was
  * written), or a negative code. */
 static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
@@ -466,7 +486,8 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 	if ((rc = meta_set(db, hex, &ctx->err)) < 0 ||
 	    (rc = db_commit(db, &ctx->err)) < 0)
 		goto fail;
-	rc = notes_move_ref(ctx, repo, exists, &tip, &new_tip, why);
+	if ((rc = notes_move_ref(ctx, repo, exists, &tip, &new_tip, why)))
+		index_mend(ctx, repo, db);
 	goto out;
 fail:
 	db_rollback(db);
