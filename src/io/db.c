@@ -275,6 +275,15 @@ int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	if ((rc & 0xff) == SQLITE_FULL ||
+	    (db && db->h && sqlite3_system_errno(db->h) == ENOSPC)) {
+		error_set(err, GCAMP_EDB, "%s: no space left on device", what);
+		error_hint(err,
+			   "free some space on the disk that holds '%s' "
+			   "and run the command again",
+			   path);
+		return GCAMP_EDB;
+	}
 	switch (rc & 0xff) {
 	case SQLITE_CORRUPT:
 	case SQLITE_NOTADB:

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,10 @@ int error_git(struct error *err, int rc, const char *fmt, ...)
 	va_end(ap);
 	if (e && e->message && *e->message)
 		return error_set(err, code, "%s: %s", what, e->message);
+	/* libgit2 leaves no message for a failed write of an object */
+	if (errno == ENOSPC)
+		return error_set(err, code, "%s: no space left on device",
+				 what);
 	return error_set(err, code, "%s: libgit2 error %d", what, rc);
 }
 

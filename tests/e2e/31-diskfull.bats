@@ -83,3 +83,17 @@ note_lines() {
 	[ "$(note_lines)" -eq 2 ]
 	[ "$(sqlite3 .git/campaign/campaign.db "SELECT count(*) FROM measurement WHERE metric = 'm1'")" = 1 ]
 }
+
+@test "on a full disk status and measure add name the full disk, and blame no lock that is not there" {
+	fill_to 0
+	run --separate-stderr git campaign status
+	assert_fatal "no space left on device"
+	local free
+	for free in 16 32 40 64; do
+		fill_to "$free"
+		run --separate-stderr git campaign measure add m1 7
+		[ "$status" -ne 0 ] || break
+		assert_fatal "no space left on device"
+		[[ $stderr != *stale* ]] || fail "free $free: a stale lock is blamed: $stderr"
+	done
+}

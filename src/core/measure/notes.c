@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "core/measure/measure.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 
 #define HEXSZ GIT_OID_HEXSZ
+/* free space under which a failed ref update is put down to a full disk */
+#define NOTES_FULL_BYTES (256 << 10)
 
 int notes_is_hex40(const char *s, size_t len)
 {
@@ -230,12 +234,31 @@ int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
 		return 1;
 	if (rc < 0) {
-		rc = error_git(&ctx->err, rc, "cannot update '%s'",
-			       MEASURE_NOTES_REF);
-		error_hint(&ctx->err,
-			   "nothing was written; if no other git "
-			   "is running, remove a stale '%s.lock'",
-			   MEASURE_NOTES_REF);
+		char *lock =
+			xasprintf("%s%s.lock", git_repository_commondir(repo),
+				  MEASURE_NOTES_REF);
+		struct statvfs fs;
+		int full = !statvfs(git_repository_commondir(repo), &fs) &&
+			   (unsigned long long)fs.f_bavail * fs.f_frsize <
+				   NOTES_FULL_BYTES;
+
+		/* the stale lock is named only when there is one */
+		if (full)
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "cannot update '%s': no space left on "
+				       "device",
+				       MEASURE_NOTES_REF);
+		else
+			rc = error_git(&ctx->err, rc, "cannot update '%s'",
+				       MEASURE_NOTES_REF);
+		if (!access(lock, F_OK))
+			error_hint(&ctx->err,
+				   "nothing was written; if no other git "
+				   "is running, remove a stale '%s'",
+				   lock);
+		else
+			error_hint(&ctx->err, "nothing was written");
+		free(lock);
 	}
 	return rc;
 }
