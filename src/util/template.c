@@ -15,6 +15,9 @@
 #define MAX_DEPTH 32
 /* more than any text of ours; nested loops could otherwise multiply */
 #define MAX_OUTPUT ((size_t)16 << 20)
+/* tokens visited: sections nested over lists multiply the work even when
+ * they print nothing, so the work has its own cap (a fraction of a second) */
+#define MAX_STEPS ((size_t)4 << 20)
 
 enum tok_kind { T_TEXT, T_VAR, T_SECTION, T_INVERTED, T_CLOSE };
 
@@ -248,6 +251,7 @@ struct render_state {
 	int depth;	     /* the entries of stack in use */
 	struct buf *out;
 	size_t limit; /* bytes of out past which rendering stops */
+	size_t steps; /* tokens visited, up to MAX_STEPS */
 };
 
 static int render(struct render_state *st, size_t from, size_t to);
@@ -280,16 +284,20 @@ static int render_section(struct render_state *st, const cJSON *v, size_t from,
 	return 0;
 }
 
-/* Renders tokens [from, to); -1 once the output passes st->limit */
+/* Renders tokens [from, to); -1 once the output passes st->limit or the
+ * steps pass MAX_STEPS */
 static int render(struct render_state *st, size_t from, size_t to)
 {
 	struct buf *out = st->out;
 
+	/* an empty section's pass is a step too */
+	if (++st->steps > MAX_STEPS)
+		return -1;
 	for (size_t i = from; i < to; i++) {
 		const struct tok *k = &st->tokens->v[i];
 		const cJSON *v;
 
-		if (out->len > st->limit)
+		if (out->len > st->limit || ++st->steps > MAX_STEPS)
 			return -1;
 		switch (k->kind) {
 		case T_TEXT:
@@ -325,7 +333,7 @@ int template_render(const char *name, const char *text, const cJSON *data,
 	struct toks t = {0};
 	const cJSON *stack[MAX_DEPTH + 1];
 	size_t start = out->len;
-	struct render_state st = {&t, stack, 1, out, start + MAX_OUTPUT};
+	struct render_state st = {&t, stack, 1, out, start + MAX_OUTPUT, 0};
 	int ret = tokenize(name, text, &t, err);
 
 	if (ret)
@@ -334,9 +342,17 @@ int template_render(const char *name, const char *text, const cJSON *data,
 	if (render(&st, 0, t.n) < 0) {
 		out->len = start;
 		out->ptr[start] = '\0';
-		ret = error_set(err, GCAMP_EUSAGE,
-				"template '%s' renders more than %zu MiB", name,
-				MAX_OUTPUT >> 20);
+		if (st.steps > MAX_STEPS)
+			ret = error_set(err, GCAMP_EUSAGE,
+					"template '%s' takes more than %zu "
+					"million steps to render (sections "
+					"nested over lists)",
+					name, MAX_STEPS >> 20);
+		else
+			ret = error_set(err, GCAMP_EUSAGE,
+					"template '%s' renders more than %zu "
+					"MiB",
+					name, MAX_OUTPUT >> 20);
 	}
 out:
 	free(t.v);

@@ -24,8 +24,9 @@
  * A section, inverted or comment tag alone on its line takes the line with
  * it. A malformed template (an unclosed tag or section, a close that does
  * not match, a bad name, nesting over 32) is GCAMP_EUSAGE naming the line,
- * and so is one whose output passes 16 MiB (loops nested over lists);
- * OUT is then left as it was. */
+ * and so is one whose output passes 16 MiB or whose rendering visits more
+ * than 4 million tokens (loops nested over lists multiply, even when they
+ * print nothing); OUT is then left as it was. */
 int template_render(const char *name, const char *text, const cJSON *data,
 		    struct buf *out, struct error *err);
 

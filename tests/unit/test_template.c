@@ -161,6 +161,25 @@ static void malformed_templates_name_the_line(void **state)
 			    "ERROR template 't.md' renders more than 16 MiB");
 }
 
+static void
+nested_sections_that_print_nothing_stop_at_the_step_cap(void **state)
+{
+	char deep[512] = "";
+
+	(void)state;
+	/* 5^10 passes through the innermost section, none printing */
+	for (int i = 0; i < 10; i++)
+		strcat(deep, "{{#l}}");
+	for (int i = 0; i < 10; i++)
+		strcat(deep, "{{/l}}");
+	assert_string_equal(render(deep, "{\"l\":[1,2,3,4,5]}"),
+			    "ERROR template 't.md' takes more than 4 million "
+			    "steps to render (sections nested over lists)");
+	/* the same shape, shallow, renders */
+	strcpy(deep, "{{#l}}{{#l}}{{#l}}.{{/l}}{{/l}}{{/l}}");
+	assert_int_equal(strlen(render(deep, "{\"l\":[1,2,3,4,5]}")), 125);
+}
+
 static void overrides_come_from_the_worktree(void **state)
 {
 	char dir[] = "/tmp/gcamp-tmpl-XXXXXX", path[256];
@@ -226,6 +245,8 @@ int main(void)
 		cmocka_unit_test(sections_loop_and_scope),
 		cmocka_unit_test(standalone_lines_vanish),
 		cmocka_unit_test(malformed_templates_name_the_line),
+		cmocka_unit_test(
+			nested_sections_that_print_nothing_stop_at_the_step_cap),
 		cmocka_unit_test(overrides_come_from_the_worktree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
