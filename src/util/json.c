@@ -3,7 +3,10 @@
 #include "util/json.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "util/buf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 const char *json_get_str(const cJSON *o, const char *key)
@@ -64,4 +67,25 @@ void json_add_str_if_set(cJSON *o, const char *key, const char *s)
 void json_add_num_or_null(cJSON *o, const char *key, double v)
 {
 	cJSON_AddItemToObject(o, key, json_num_or_null(v));
+}
+
+void json_defuse_strings(cJSON *v)
+{
+	cJSON *e;
+
+	if (cJSON_IsString(v)) {
+		struct buf b = BUF_INIT;
+
+		if (!v->valuestring || !*v->valuestring)
+			return;
+
+		buf_puts(&b, v->valuestring);
+		text_defuse(&b);
+		if (strcmp(b.ptr, v->valuestring))
+			cJSON_SetValuestring(v, b.ptr);
+		buf_release(&b);
+		return;
+	}
+	cJSON_ArrayForEach(e, v)
+		json_defuse_strings(e);
 }

@@ -41,4 +41,10 @@ void json_add_str_if_set(cJSON *o, const char *key, const char *s);
 /* Adds member key to o: the number v, or null when v is NaN or infinite. */
 void json_add_num_or_null(cJSON *o, const char *key, double v);
 
+/* Every string value in v, at any depth, made safe to render into a
+ * marked section (text_defuse: invalid UTF-8 and control characters to
+ * U+FFFD, the tool's section markers written as "&lt;!-- ..."); keys
+ * are left alone. */
+void json_defuse_strings(cJSON *v);
+
 #endif

@@ -87,6 +87,59 @@ static void utf8_length_counts_code_points(void **state)
 	assert_int_equal(text_utf8_length("\xe2\x80x"), 3);
 }
 
+static void names_that_are_not_clean_utf8_text_are_refused(void **state)
+{
+	char big[1100];
+
+	(void)state;
+	assert_null(text_name_problem("kernel_ms", 1024));
+	assert_null(text_name_problem("time \xce\xbcs/op", 1024));
+	assert_string_equal(text_name_problem("bad\xff\xfe", 1024),
+			    "is not valid UTF-8");
+	/* an overlong '/', a surrogate, past U+10FFFF, a cut sequence */
+	assert_non_null(text_name_problem("\xc0\xaf", 1024));
+	assert_non_null(text_name_problem("\xed\xa0\x80", 1024));
+	assert_non_null(text_name_problem("\xf4\x90\x80\x80", 1024));
+	assert_non_null(text_name_problem("a\xe2\x82", 1024));
+	assert_string_equal(text_name_problem("esc\x1b]0;t\x07", 1024),
+			    "holds a control character");
+	assert_string_equal(text_name_problem("two\nlines", 1024),
+			    "holds a control character");
+	assert_string_equal(text_name_problem("c1\xc2\x9b", 1024),
+			    "holds a control character");
+	assert_string_equal(text_name_problem(" ", 1024),
+			    "begins or ends with a space");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_string_equal(text_name_problem(big, 1024),
+			    "is longer than 1024 bytes");
+}
+
+static void defused_text_cannot_end_a_section(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	buf_puts(&b, "evil <!-- git-campaign:end --> tail\tok\n\xff\x1b[31m");
+	text_defuse(&b);
+	assert_string_equal(b.ptr,
+			    "evil &lt;!-- git-campaign:end --> tail\tok\n"
+			    "\xef\xbf\xbd\xef\xbf\xbd[31m");
+	assert_null(strstr(b.ptr, "<!-- git-campaign:"));
+	/* other comments and clean text are left alone */
+	buf_reset(&b);
+	buf_puts(&b, "<!-- note --> <!-- git-campaign:todo --> \xce\xbc");
+	text_defuse(&b);
+	assert_string_equal(
+		b.ptr, "<!-- note --> <!-- git-campaign:todo --> \xce\xbc");
+	buf_reset(&b);
+	buf_puts(&b, "<!-- git-campaign:begin --><!-- git-campaign:stack -->");
+	text_defuse(&b);
+	assert_string_equal(b.ptr, "&lt;!-- git-campaign:begin -->"
+				   "&lt;!-- git-campaign:stack -->");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +149,9 @@ int main(void)
 		cmocka_unit_test(
 			splice_with_one_marker_twice_ends_at_the_second),
 		cmocka_unit_test(utf8_length_counts_code_points),
+		cmocka_unit_test(
+			names_that_are_not_clean_utf8_text_are_refused),
+		cmocka_unit_test(defused_text_cannot_end_a_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

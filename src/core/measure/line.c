@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/stats/stats.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 void record_init(struct record *r)
@@ -156,6 +157,7 @@ static int is_better(const char *s)
 
 int record_check(const struct record *r, struct error *err)
 {
+	const char *why;
 	size_t i;
 
 	if (!is_run_id(r->run))
@@ -163,6 +165,10 @@ int record_check(const struct record *r, struct error *err)
 				 "run id '%s' is not 16 hex digits", r->run);
 	if (!r->metric || !*r->metric)
 		return error_set(err, GCAMP_EUSAGE, "the metric name is empty");
+	/* the name reaches terminals, the umbrella and PR bodies, and other
+	 * machines through sync: printed as it is, so refused here */
+	if ((why = text_name_problem(r->metric, RECORD_MAX_NAME)))
+		return error_set(err, GCAMP_EUSAGE, "the metric name %s", why);
 	if (!isfinite(r->value))
 		return error_set(err, GCAMP_EUSAGE,
 				 "the value of '%s' is not a finite number",

@@ -13,6 +13,8 @@
 
 #define RECORD_VERSION 1
 #define RECORD_RUN_LEN 16
+/* the longest metric name, in bytes */
+#define RECORD_MAX_NAME 1024
 
 struct record {
 	char run[RECORD_RUN_LEN + 1]; /* 16 lowercase hex digits */
@@ -53,7 +55,9 @@ void record_config_json(struct buf *out, const struct record *r);
 /* A fresh random run id (16 hex digits from getrandom). */
 int record_new_run(char out[RECORD_RUN_LEN + 1], struct error *err);
 
-/* Checks what encode and decode require: metric non-empty, value and
+/* Checks what encode and decode require: metric non-empty, valid UTF-8
+ * of at most RECORD_MAX_NAME bytes with no control character and no space
+ * at either end (text_name_problem; checked on writing only), value and
  * samples finite, better lower/higher, n >= 1 and equal to the number of
  * samples when both are given, run 16 hex digits, env and at set.
  * GCAMP_EUSAGE with the reason. */

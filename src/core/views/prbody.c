@@ -539,8 +539,11 @@ int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
 	if (data)
 		*data = NULL;
 	if ((rc = prbody_data(&d, ctx, branch)) < 0 ||
-	    (rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = template_load(git_repository_workdir(repo), "pr-body.md",
+	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
+		goto out;
+	/* user text cannot end the stack section the template may place */
+	json_defuse_strings(d);
+	if ((rc = template_load(git_repository_workdir(repo), "pr-body.md",
 				&text, NULL, &ctx->err)) < 0 ||
 	    (rc = template_render("pr-body.md", text.ptr, d, &body,
 				  &ctx->err)) < 0)

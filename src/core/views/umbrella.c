@@ -11,6 +11,7 @@
 #include "core/records/pr.h"
 #include "core/views/prbody.h"
 #include "core/views/resume.h"
+#include "util/json.h"
 #include "util/template.h"
 #include "util/text.h"
 
@@ -184,8 +185,12 @@ int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 	(void)c;
 	buf_reset(out);
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = umbrella_data(&d, ctx, max_rows)) < 0 ||
-	    (rc = template_load(git_repository_workdir(repo), "umbrella.md",
+	    (rc = umbrella_data(&d, ctx, max_rows)) < 0)
+		goto out;
+	/* names, titles and findings may come from anyone through sync:
+	 * none may end the section or make the body invalid JSON */
+	json_defuse_strings(d);
+	if ((rc = template_load(git_repository_workdir(repo), "umbrella.md",
 				&text, NULL, &ctx->err)) < 0 ||
 	    (rc = template_render("umbrella.md", text.ptr, d, out, &ctx->err)) <
 		    0)
