@@ -84,3 +84,25 @@ body_of() {
 		fail "the body is not valid UTF-8"
 	grep -qF "bad$(printf "\xef\xbf\xbd\xef\xbf\xbd")utf8" body
 }
+
+@test "campaign.forgeHost takes a host name with an optional port and nothing else" {
+	make_repo r develop
+	cd r
+	git campaign init demo >/dev/null
+	local h
+	for h in '127.0.0.1:1@evil' 'evil.example.com/../x' 'a..b' 'h:0' \
+		'h:70000' 'h:' 'x?y' 'u@h' 'h/p' $'h\n' '[::1]x' '[zz]'; do
+		run --separate-stderr git campaign config forgeHost "$h"
+		assert_failure 129
+		[ -z "$(git config campaign.forgeHost)" ] || fail "'$h' was stored"
+	done
+	for h in ghe.example.com:8443 '[::1]:8080' my_host.local; do
+		run --separate-stderr git campaign config forgeHost "$h"
+		assert_clean
+		[ "$(git config campaign.forgeHost)" = "$h" ]
+	done
+	# a hand-edited value is refused on reading, in one line and a hint
+	git config campaign.forgeHost 'x@evil.example.com'
+	run --separate-stderr git campaign status
+	assert_fatal "bad campaign.forgeHost" hint
+}

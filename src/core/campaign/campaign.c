@@ -98,6 +98,60 @@ static int check_text(const char *value, struct error *err)
 	return 0;
 }
 
+/* A host name with an optional port, nothing more: the API URL and the
+ * credential host are built from it, so userinfo ("a@evil"), a path or a
+ * query would send the request and the token elsewhere. */
+static int check_host(const char *value, struct error *err)
+{
+	const char *p = value, *label = value;
+	size_t len = 0;
+
+	if (*p == '[') {
+		/* an IPv6 address in brackets, as init keeps it */
+		len = strspn(p + 1, "0123456789abcdefABCDEF:.");
+		if (!len || p[1 + len] != ']')
+			goto bad;
+		p += len + 2;
+		goto port;
+	}
+	for (; *p && *p != ':'; p++, len++) {
+		int alnum = (*p >= 'a' && *p <= 'z') ||
+			    (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9') || *p == '_';
+
+		if (*p == '.') {
+			if (p == label || p[-1] == '-')
+				goto bad;
+			label = p + 1;
+		} else if (*p == '-') {
+			if (p == label)
+				goto bad;
+		} else if (!alnum || p - label >= 63) {
+			goto bad;
+		}
+	}
+	if (!len || len > 253 || p == label || p[-1] == '-')
+		goto bad;
+port:
+	if (*p && *p != ':')
+		goto bad;
+	if (*p == ':') {
+		char *end;
+		long port;
+
+		errno = 0;
+		port = strtol(p + 1, &end, 10);
+		if (!p[1] || *end || errno || port < 1 || port > 65535 ||
+		    p[1] < '0' || p[1] > '9')
+			goto bad;
+	}
+	return 0;
+bad:
+	return error_set(err, GCAMP_EUSAGE,
+			 "the value is not a host name with an optional "
+			 ":port");
+}
+
 static int check_bool(const char *value, struct error *err)
 {
 	static const char *const ok[] = {"true", "false", "yes", "no",
@@ -134,7 +188,7 @@ const struct setting campaign_settings[] = {
 	 check_forge},
 	{"campaign.forgeHost", "string", "github.com",
 	 "the forge's host name (a GitHub Enterprise host, for one)",
-	 check_text},
+	 check_host},
 	{"campaign.github.timeout", "integer", "20",
 	 "seconds a GitHub request may take, its tries again included",
 	 check_seconds},
