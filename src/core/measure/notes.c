@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/measure/measure.h"
+#include "io/ownlock.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
 
@@ -218,11 +219,20 @@ out:
 int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 		   const git_oid *old, const git_oid *new, const char *why)
 {
+	const char *common = git_repository_commondir(repo);
 	git_reference *ref = NULL;
-	char msg[128];
+	struct ownlock *guard = NULL;
+	char msg[128], *dir, *lock;
+	struct statvfs fs;
 	int rc;
 
 	snprintf(msg, sizeof(msg), "campaign: %s", why);
+	/* the guard lets a run of ours remove the .lock a killed one left */
+	dir = xasprintf("%scampaign", common);
+	lock = xasprintf("%s%s.lock", common, MEASURE_NOTES_REF);
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "notes-ref", lock,
+				  &ctx->err)) < 0)
+		goto out;
 	if (existed)
 		rc = git_reference_create_matching(
 			&ref, repo, MEASURE_NOTES_REF, new, 1, old, msg);
@@ -230,36 +240,33 @@ int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 		rc = git_reference_create(&ref, repo, MEASURE_NOTES_REF, new, 0,
 					  msg);
 	git_reference_free(ref);
+	ownlock_release(guard);
 	/* another writer moved the ref since we read it: try again */
-	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
-		return 1;
-	if (rc < 0) {
-		char *lock =
-			xasprintf("%s%s.lock", git_repository_commondir(repo),
-				  MEASURE_NOTES_REF);
-		struct statvfs fs;
-		int full = !statvfs(git_repository_commondir(repo), &fs) &&
-			   (unsigned long long)fs.f_bavail * fs.f_frsize <
-				   NOTES_FULL_BYTES;
-
-		/* the stale lock is named only when there is one */
-		if (full)
-			rc = error_set(&ctx->err, GCAMP_EFATAL,
-				       "cannot update '%s': no space left on "
-				       "device",
-				       MEASURE_NOTES_REF);
-		else
-			rc = error_git(&ctx->err, rc, "cannot update '%s'",
-				       MEASURE_NOTES_REF);
-		if (!access(lock, F_OK))
-			error_hint(&ctx->err,
-				   "nothing was written; if no other git "
-				   "is running, remove a stale '%s'",
-				   lock);
-		else
-			error_hint(&ctx->err, "nothing was written");
-		free(lock);
+	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
+		rc = 1;
+		goto out;
 	}
+	if (rc >= 0)
+		goto out;
+	/* a full disk is named as such, a stale lock only when there is one */
+	if (!statvfs(common, &fs) &&
+	    (unsigned long long)fs.f_bavail * fs.f_frsize < NOTES_FULL_BYTES)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "cannot update '%s': no space left on device",
+			       MEASURE_NOTES_REF);
+	else
+		rc = error_git(&ctx->err, rc, "cannot update '%s'",
+			       MEASURE_NOTES_REF);
+	if (!access(lock, F_OK))
+		error_hint(&ctx->err,
+			   "nothing was written; if no other git is running, "
+			   "remove a stale '%s'",
+			   lock);
+	else
+		error_hint(&ctx->err, "nothing was written");
+out:
+	free(lock);
+	free(dir);
 	return rc;
 }
 

@@ -1,0 +1,29 @@
+/* Locks the tool takes, and the stale ones its dead runs leave: a lock file
+ * another program also uses (a ref's .lock) guarded by an flock of our own
+ * that records who holds it, so that a lock left by a killed run of ours
+ * is recognised and removed, and one held by a live process never is. */
+#ifndef GCAMP_OWNLOCK_H
+#define GCAMP_OWNLOCK_H
+
+#include "util/error.h"
+
+struct ownlock;
+
+/*
+ * Takes the guard DIR/NAME.owner (DIR is made when missing), waiting while
+ * another run of ours holds it (flock: the kernel drops it when its holder
+ * dies). When the guard records a holder that never released it (a run
+ * killed between the two writes) and the file GUARDED (the .lock it was
+ * about to take or held) is still there a second later, GUARDED is that
+ * dead run's and is removed; *removed (may be NULL) is then set to 1. A
+ * GUARDED without such a record belongs to someone else and is left, so
+ * the caller's own attempt fails as it would. Records our pid, then 0 with
+ * the guard in *out (ownlock_release frees it), or GCAMP_EFATAL.
+ */
+int ownlock_acquire(struct ownlock **out, int *removed, const char *dir,
+		    const char *name, const char *guarded, struct error *err);
+
+/* Clears the record and drops the guard; NULL is accepted. */
+void ownlock_release(struct ownlock *l);
+
+#endif
