@@ -86,6 +86,7 @@ void json_defuse_strings(cJSON *v)
 		buf_release(&b);
 		return;
 	}
-	cJSON_ArrayForEach(e, v)
+	cJSON_ArrayForEach(e, v) {
 		json_defuse_strings(e);
+	}
 }
