@@ -269,6 +269,12 @@ deps-lint:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
+# The crash-point harness in full: every kill point of every command it
+# covers, 30 timed kills each (make check runs a sample: 96-crash.bats).
+.PHONY: crash
+crash: all
+	$(Q)BIN_DIR=$(abspath $(BUILD)) tests/crash/crash.sh
+
 asan: deps
 	$(Q)ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \

@@ -5,7 +5,9 @@
 # (or an even sample of them), and at random instants, then checks what must
 # survive any kill, and prints a table per command: tries, survived.
 #
-# usage: tests/crash/crash.sh [-n POINTS] [-t TIMED] [-s SEED] [SCENARIO...]
+# usage: tests/crash/crash.sh [-f FILES] [-n POINTS] [-t TIMED] [-s SEED] [-v]
+#                             [SCENARIO...]
+#   -f FILES   tracked files in the stash worlds (default 200)
 #   -n POINTS  kill points per system call kind (0: every one; default 0)
 #   -t TIMED   random timed kills per scenario (default 30)
 #   -v         print each failure's state
@@ -21,9 +23,10 @@
 # index agrees with them; `PRAGMA integrity_check` is ok; `status` works.
 set -u
 
-POINTS=0 TIMED=30 SEED=$$ VERBOSE=
-while getopts n:t:s:v o; do
+POINTS=0 TIMED=30 SEED=$$ VERBOSE= NFILES=200
+while getopts f:n:t:s:v o; do
 	case $o in
+	f) NFILES=$OPTARG ;;
 	n) POINTS=$OPTARG ;;
 	t) TIMED=$OPTARG ;;
 	s) SEED=$OPTARG ;;
@@ -89,13 +92,13 @@ prepare() {
 	case $1 in
 	stash-save)
 		new_repo "$w/r"
-		files "$w/r" 200
+		files "$w/r" "$NFILES"
 		change "$w/r"
 		CMD=(git campaign stash save s -u)
 		;;
 	stash-pop | stash-apply)
 		new_repo "$w/r"
-		files "$w/r" 200
+		files "$w/r" "$NFILES"
 		change "$w/r"
 		(cd "$w/r" && git campaign stash save s -u >/dev/null)
 		CMD=(git campaign "${1#stash-}" s)
@@ -244,9 +247,11 @@ try() {
 		wait "$pid" 2>/dev/null
 		;;
 	*)
-		strace -f -qq -o /dev/null -e trace="${how%:*}" \
+		# in a subshell, so that bash's "Killed" goes nowhere
+		(strace -f -qq -o /dev/null -e trace="${how%:*}" \
 			-e inject="${how%:*}:signal=KILL:when=${how#*:}" \
-			"${CMD[@]}" >/dev/null 2>&1
+			"${CMD[@]}"
+		:) >/dev/null 2>&1
 		;;
 	esac
 	finish "$scen"
@@ -275,9 +280,12 @@ for scen in $SCENARIOS; do
 	}
 	took=$((($(date +%s%N) - start) / 1000000))
 	for kind in openat rename write; do
-		total=$(cd "$TOP/$scen/ref" && rm -rf ../count && cp -a . ../count &&
-			cd ../count/r && strace -f -qq -o "$TOP/trace" -e trace=$kind \
-			"${CMD[@]}" >/dev/null 2>&1; grep -c "$kind(" "$TOP/trace")
+		# counted on a fresh copy of the world, as each try runs
+		rm -rf "$TOP/$scen/count"
+		cp -a "$TOP/$scen/world" "$TOP/$scen/count"
+		(cd "$TOP/$scen/count/r" && strace -f -qq -o "$TOP/trace" \
+			-e trace="$kind" "${CMD[@]}" >/dev/null 2>&1)
+		total=$(grep -c "$kind(" "$TOP/trace")
 		rm -rf "$TOP/$scen/count"
 		[ "$total" -gt 0 ] || continue
 		points=$(seq 1 "$total")

@@ -1,23 +1,56 @@
 /* Applying a named stash: a three-way merge of the stash's changes into the
  * index's tree, written to the working tree only after every path it
- * touches was checked to hold no local change, then its untracked files. */
+ * touches was checked to hold no local change, then its untracked files;
+ * an apply killed half way is finished by running it again. */
 #include "core/stash/apply.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/stash/stash.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-/* Adds to at_risk every path the merge would write over a local change:
- * a file whose working copy differs from the index, or an untracked file
- * where the merge puts one. */
-static int find_at_risk(struct strvec *at_risk, git_repository *repo,
-			git_tree *ours, git_index *merged)
+/* 1 when the working file at path holds blob id already (a regular file
+ * of that content), as an apply that was killed half way leaves it */
+static int holds(git_repository *repo, const char *path, const git_oid *id)
+{
+	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
+	struct stat st;
+	git_oid got;
+	int same = !lstat(full, &st) && S_ISREG(st.st_mode) &&
+		   !git_odb_hashfile(&got, full, GIT_OBJECT_BLOB) &&
+		   git_oid_equal(&got, id);
+
+	free(full);
+	return same;
+}
+
+/* 1 when nothing is at path in the working tree */
+static int absent(git_repository *repo, const char *path)
+{
+	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
+	struct stat st;
+	int none = lstat(full, &st) < 0;
+
+	free(full);
+	return none;
+}
+
+/*
+ * Adds to at_risk every path the merge would write over a local change,
+ * and to touched every path it writes. A working file is at risk when it
+ * differs from the index (or is untracked where the merge puts one) and
+ * does not already hold what the merge writes there: a path that does was
+ * written by an apply of this stash that was killed half way, so running
+ * the command again finishes it, and only those paths are written.
+ */
+static int find_at_risk(struct strvec *at_risk, struct strvec *touched,
+			git_repository *repo, git_tree *ours, git_index *merged)
 {
 	git_diff *diff = NULL;
 	size_t i, n;
@@ -28,24 +61,33 @@ static int find_at_risk(struct strvec *at_risk, git_repository *repo,
 	n = git_diff_num_deltas(diff);
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->new_file.path;
+		const git_index_entry *e;
 		unsigned int flags = 0;
 
-		if (git_status_file(&flags, repo, d->new_file.path) < 0)
+		strvec_push(touched, path);
+		if (git_status_file(&flags, repo, path) < 0)
 			continue; /* e.g. a path that is a folder now */
-		if (flags & (GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
-			     GIT_STATUS_WT_TYPECHANGE | GIT_STATUS_WT_NEW))
-			strvec_push(at_risk, d->new_file.path);
+		if (!(flags & (GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
+			       GIT_STATUS_WT_TYPECHANGE | GIT_STATUS_WT_NEW)))
+			continue;
+		e = git_index_get_bypath(merged, path, 0);
+		if (e ? holds(repo, path, &e->id)
+		      : d->status == GIT_DELTA_DELETED && absent(repo, path))
+			continue;
+		strvec_push(at_risk, path);
 	}
 	git_diff_free(diff);
 	return 0;
 }
 
-/* Paths of the untracked-files tree that exist in the working tree */
-static int find_existing(struct strvec *exist, git_repository *repo,
-			 git_tree *untracked)
+/* Paths of the untracked-files tree that exist in the working tree with
+ * other content; those with the stash's own content (what a killed apply
+ * left) go to done, to be written again */
+static int find_existing(struct strvec *exist, struct strvec *done,
+			 git_repository *repo, git_tree *untracked)
 {
 	git_index *idx = NULL;
-	struct stat st;
 	size_t i, n;
 	int rc;
 
@@ -54,13 +96,12 @@ static int find_existing(struct strvec *exist, git_repository *repo,
 		goto out;
 	n = git_index_entrycount(idx);
 	for (i = 0; i < n; i++) {
-		const char *path = git_index_get_byindex(idx, i)->path;
-		char *full =
-			xasprintf("%s%s", git_repository_workdir(repo), path);
+		const git_index_entry *e = git_index_get_byindex(idx, i);
 
-		if (!lstat(full, &st))
-			strvec_push(exist, path);
-		free(full);
+		if (absent(repo, e->path))
+			continue;
+		strvec_push(holds(repo, e->path, &e->id) ? done : exist,
+			    e->path);
 	}
 out:
 	git_index_free(idx);
@@ -224,7 +265,9 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	git_index *index = NULL, *merged = NULL;
 	git_merge_options mo;
 	git_checkout_options co;
-	struct strvec risk = STRVEC_INIT;
+	struct strvec risk = STRVEC_INIT, touched = STRVEC_INIT,
+		      redo = STRVEC_INIT;
+	size_t i;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid ours_id;
 	int rc;
@@ -246,14 +289,14 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	if ((rc = git_index_write_tree(&ours_id, index)) < 0 ||
 	    (rc = git_tree_lookup(&ours, repo, &ours_id)) < 0 ||
 	    (rc = git_merge_trees(&merged, repo, t.base, ours, t.w, &mo)) < 0 ||
-	    (rc = find_at_risk(&risk, repo, ours, merged)) < 0)
+	    (rc = find_at_risk(&risk, &touched, repo, ours, merged)) < 0)
 		goto git_fail;
 	if (risk.nr) {
 		rc = refuse_paths(ctx, &risk, name, "local changes to");
 		goto out;
 	}
 	if (t.u) {
-		if ((rc = find_existing(&risk, repo, t.u)) < 0)
+		if ((rc = find_existing(&risk, &redo, repo, t.u)) < 0)
 			goto git_fail;
 		if (risk.nr) {
 			rc = refuse_paths(ctx, &risk, name, "untracked files");
@@ -261,14 +304,28 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 		}
 	}
 
-	/* every path written below was checked: nothing local is lost */
-	co.checkout_strategy = GIT_CHECKOUT_SAFE |
+	/* an untracked file a killed apply wrote is the stash's own: it is
+	 * written again, and checkout does not take it for someone's */
+	for (i = 0; i < redo.nr; i++) {
+		char *full = xasprintf("%s%s", git_repository_workdir(repo),
+				       redo.v[i]);
+
+		unlink(full);
+		free(full);
+	}
+	/* every path written below was checked: nothing local is lost, so
+	 * exactly those paths are forced (a killed apply left some of them
+	 * written already) */
+	co.checkout_strategy = GIT_CHECKOUT_FORCE |
 			       GIT_CHECKOUT_ALLOW_CONFLICTS |
-			       GIT_CHECKOUT_DONT_UPDATE_INDEX;
+			       GIT_CHECKOUT_DONT_UPDATE_INDEX |
+			       GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	co.baseline = ours;
 	co.our_label = "Updated upstream";
 	co.their_label = "Stashed changes";
-	if ((rc = git_checkout_index(repo, merged, &co)) < 0 ||
+	co.paths.strings = touched.v;
+	co.paths.count = touched.nr;
+	if ((touched.nr && (rc = git_checkout_index(repo, merged, &co)) < 0) ||
 	    (t.u && (rc = restore_untracked(repo, t.u)) < 0))
 		goto git_fail;
 	if (git_index_has_conflicts(merged)) {
@@ -299,6 +356,8 @@ git_fail:
 	rc = error_git(&ctx->err, rc, "cannot apply stash '%s'", name);
 out:
 	strvec_clear(&risk);
+	strvec_clear(&touched);
+	strvec_clear(&redo);
 	git_index_free(merged);
 	git_index_free(index);
 	git_tree_free(ours);
