@@ -5,9 +5,10 @@
 # (or an even sample of them), and at random instants, then checks what must
 # survive any kill, and prints a table per command: tries, survived.
 #
-# usage: tests/crash/crash.sh [-f FILES] [-n POINTS] [-t TIMED] [-s SEED] [-v]
-#                             [SCENARIO...]
+# usage: tests/crash/crash.sh [-f FILES] [-k KINDS] [-n POINTS] [-t TIMED]
+#                             [-s SEED] [-v] [SCENARIO...]
 #   -f FILES   tracked files in the stash worlds (default 200)
+#   -k KINDS   the system calls to kill at (default "openat rename write")
 #   -n POINTS  kill points per system call kind (0: every one; default 0)
 #   -t TIMED   random timed kills per scenario (default 30)
 #   -v         print each failure's state
@@ -23,10 +24,11 @@
 # index agrees with them; `PRAGMA integrity_check` is ok; `status` works.
 set -u
 
-POINTS=0 TIMED=30 SEED=$$ VERBOSE= NFILES=200
-while getopts f:n:t:s:v o; do
+POINTS=0 TIMED=30 SEED=$$ VERBOSE= NFILES=200 KINDS="openat rename write"
+while getopts f:k:n:t:s:v o; do
 	case $o in
 	f) NFILES=$OPTARG ;;
+	k) KINDS=$OPTARG ;;
 	n) POINTS=$OPTARG ;;
 	t) TIMED=$OPTARG ;;
 	s) SEED=$OPTARG ;;
@@ -101,7 +103,7 @@ prepare() {
 		files "$w/r" "$NFILES"
 		change "$w/r"
 		(cd "$w/r" && git campaign stash save s -u >/dev/null)
-		CMD=(git campaign "${1#stash-}" s)
+		CMD=(git campaign stash "${1#stash-}" s)
 		;;
 	measure-add)
 		new_repo "$w/r"
@@ -279,7 +281,7 @@ for scen in $SCENARIOS; do
 		continue
 	}
 	took=$((($(date +%s%N) - start) / 1000000))
-	for kind in openat rename write; do
+	for kind in $KINDS; do
 		# counted on a fresh copy of the world, as each try runs
 		rm -rf "$TOP/$scen/count"
 		cp -a "$TOP/$scen/world" "$TOP/$scen/count"

@@ -95,3 +95,20 @@ finishes_when_run_again() {
 	[ "$(cat "$f")" = mine ]
 	git show-ref -q refs/campaign/stash/s
 }
+
+@test "a stash pop killed between truncating a file and writing it is finished by running it again" {
+	local n
+	for n in 1 2 17; do
+		rm -rf "$WORLD/try"
+		cp -a "$WORLD/r" "$WORLD/try"
+		cd "$WORLD/try"
+		(strace -f -qq -o /dev/null -e trace=write \
+			-e inject=write:signal=KILL:when="$n" git campaign stash pop s ||
+			:) >/dev/null 2>&1
+		[ "$(tree_of .)" != "$WANT" ] || fail "write $n: the pop was not cut"
+		run --separate-stderr git campaign stash pop s
+		assert_clean
+		[ "$(tree_of .)" = "$WANT" ] || fail "write $n: not the stash's tree"
+		[ ! -e .git/campaign-stash-apply ] || fail "the journal is left"
+	done
+}

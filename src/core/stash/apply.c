@@ -4,6 +4,7 @@
  * an apply killed half way is finished by running it again. */
 #include "core/stash/apply.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,40 @@ static int holds(git_repository *repo, const char *path, const git_oid *id)
 	return same;
 }
 
+/* 1 when the working file at path holds the start of blob id: what an
+ * apply killed while writing that file leaves (truncated, part written) */
+static int holds_start(git_repository *repo, const char *path,
+		       const git_oid *id)
+{
+	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
+	git_blob *blob = NULL;
+	struct stat st;
+	FILE *f = NULL;
+	char chunk[8192];
+	size_t n, off = 0, size;
+	const char *want;
+	int same = 0;
+
+	if (lstat(full, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    git_blob_lookup(&blob, repo, id) < 0)
+		goto out;
+	size = (size_t)git_blob_rawsize(blob);
+	want = git_blob_rawcontent(blob);
+	if ((size_t)st.st_size > size || !(f = fopen(full, "rb")))
+		goto out;
+	same = 1;
+	while (same && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		same = off + n <= size && !memcmp(chunk, want + off, n);
+		off += n;
+	}
+out:
+	if (f)
+		fclose(f);
+	git_blob_free(blob);
+	free(full);
+	return same;
+}
+
 /* 1 when nothing is at path in the working tree */
 static int absent(git_repository *repo, const char *path)
 {
@@ -50,7 +85,8 @@ static int absent(git_repository *repo, const char *path)
  * the command again finishes it, and only those paths are written.
  */
 static int find_at_risk(struct strvec *at_risk, struct strvec *touched,
-			git_repository *repo, git_tree *ours, git_index *merged)
+			git_repository *repo, git_tree *ours, git_index *merged,
+			int resuming)
 {
 	git_diff *diff = NULL;
 	size_t i, n;
@@ -72,7 +108,9 @@ static int find_at_risk(struct strvec *at_risk, struct strvec *touched,
 			       GIT_STATUS_WT_TYPECHANGE | GIT_STATUS_WT_NEW)))
 			continue;
 		e = git_index_get_bypath(merged, path, 0);
-		if (e ? holds(repo, path, &e->id)
+		if (e ? holds(repo, path, &e->id) ||
+				    (resuming &&
+				     holds_start(repo, path, &e->id))
 		      : d->status == GIT_DELTA_DELETED && absent(repo, path))
 			continue;
 		strvec_push(at_risk, path);
@@ -85,7 +123,8 @@ static int find_at_risk(struct strvec *at_risk, struct strvec *touched,
  * other content; those with the stash's own content (what a killed apply
  * left) go to done, to be written again */
 static int find_existing(struct strvec *exist, struct strvec *done,
-			 git_repository *repo, git_tree *untracked)
+			 git_repository *repo, git_tree *untracked,
+			 int resuming)
 {
 	git_index *idx = NULL;
 	size_t i, n;
@@ -100,7 +139,11 @@ static int find_existing(struct strvec *exist, struct strvec *done,
 
 		if (absent(repo, e->path))
 			continue;
-		strvec_push(holds(repo, e->path, &e->id) ? done : exist,
+		strvec_push(holds(repo, e->path, &e->id) ||
+					    (resuming &&
+					     holds_start(repo, e->path, &e->id))
+				    ? done
+				    : exist,
 			    e->path);
 	}
 out:
@@ -256,6 +299,34 @@ static int stash_trees_load(struct stash_trees *t, struct ctx *ctx,
 	return rc;
 }
 
+/* 1 when the apply journal at path names stash commit hex */
+static int journal_names(const char *path, const char *hex)
+{
+	char line[GIT_OID_HEXSZ + 2] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	return !strncmp(line, hex, GIT_OID_HEXSZ);
+}
+
+/* Writes the journal: the stash commit being applied */
+static int journal_write(const char *path, const char *hex)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fprintf(f, "%s\n", hex) < 0;
+	rc |= fflush(f) != 0 || fsync(fileno(f)) != 0;
+	rc |= fclose(f) != 0;
+	return rc ? -1 : 0;
+}
+
 int stash_apply(struct ctx *ctx, const char *name, int pop,
 		struct strvec *conflicts)
 {
@@ -267,6 +338,8 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	git_checkout_options co;
 	struct strvec risk = STRVEC_INIT, touched = STRVEC_INIT,
 		      redo = STRVEC_INIT;
+	char *journal = NULL;
+	int resuming;
 	size_t i;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid ours_id;
@@ -275,6 +348,11 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = stash_trees_load(&t, ctx, repo, name)) < 0)
 		return rc;
+	git_oid_tostr(hex, sizeof(hex), &t.info.id);
+	/* per work tree: in its own git folder */
+	journal =
+		xasprintf("%scampaign-stash-apply", git_repository_path(repo));
+	resuming = journal_names(journal, hex);
 	if ((rc = git_repository_index(&index, repo)) < 0)
 		goto git_fail;
 	if (git_index_has_conflicts(index)) {
@@ -289,14 +367,15 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	if ((rc = git_index_write_tree(&ours_id, index)) < 0 ||
 	    (rc = git_tree_lookup(&ours, repo, &ours_id)) < 0 ||
 	    (rc = git_merge_trees(&merged, repo, t.base, ours, t.w, &mo)) < 0 ||
-	    (rc = find_at_risk(&risk, &touched, repo, ours, merged)) < 0)
+	    (rc = find_at_risk(&risk, &touched, repo, ours, merged, resuming)) <
+		    0)
 		goto git_fail;
 	if (risk.nr) {
 		rc = refuse_paths(ctx, &risk, name, "local changes to");
 		goto out;
 	}
 	if (t.u) {
-		if ((rc = find_existing(&risk, &redo, repo, t.u)) < 0)
+		if ((rc = find_existing(&risk, &redo, repo, t.u, resuming)) < 0)
 			goto git_fail;
 		if (risk.nr) {
 			rc = refuse_paths(ctx, &risk, name, "untracked files");
@@ -304,6 +383,13 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 		}
 	}
 
+	/* from here on a kill leaves files half written: the journal says
+	 * whose, so that running the command again takes them for ours */
+	if (!resuming && journal_write(journal, hex) < 0) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL, "cannot write '%s': %s",
+			       journal, strerror(errno));
+		goto out;
+	}
 	/* an untracked file a killed apply wrote is the stash's own: it is
 	 * written again, and checkout does not take it for someone's */
 	for (i = 0; i < redo.nr; i++) {
@@ -334,6 +420,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 		if ((rc = copy_index(index, merged)) < 0 ||
 		    (rc = git_index_write(index)) < 0)
 			goto git_fail;
+		unlink(journal);
 		rc = error_set(&ctx->err, GCAMP_EREFUSED,
 			       "stash '%s' applied with conflicts in %zu "
 			       "file%s; the stash is kept",
@@ -347,10 +434,9 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	}
 	if ((rc = stage_added(repo, index, ours, merged)) < 0)
 		goto git_fail;
-	if (pop) {
-		git_oid_tostr(hex, sizeof(hex), &t.info.id);
-		rc = stash_drop(NULL, ctx, name, hex);
-	}
+	if (pop && (rc = stash_drop(NULL, ctx, name, hex)) < 0)
+		goto out;
+	unlink(journal);
 	goto out;
 git_fail:
 	rc = error_git(&ctx->err, rc, "cannot apply stash '%s'", name);
@@ -358,6 +444,7 @@ out:
 	strvec_clear(&risk);
 	strvec_clear(&touched);
 	strvec_clear(&redo);
+	free(journal);
 	git_index_free(merged);
 	git_index_free(index);
 	git_tree_free(ours);
