@@ -44,10 +44,12 @@ static int stays(const char *guarded)
 }
 
 int ownlock_acquire(struct ownlock **out, int *removed, const char *dir,
-		    const char *name, const char *guarded, struct error *err)
+		    const char *name, const char *const *guarded,
+		    struct error *err)
 {
 	char *path = xasprintf("%s/%s.owner", dir, name), rec[32];
 	ssize_t n;
+	size_t i;
 	int fd, rc;
 
 	*out = NULL;
@@ -74,12 +76,14 @@ int ownlock_acquire(struct ownlock **out, int *removed, const char *dir,
 	}
 	/* we hold the guard, so a pid in it is a run that died inside */
 	n = pread(fd, rec, sizeof(rec) - 1, 0);
-	if (n > 0 && exists(guarded) && stays(guarded)) {
+	for (i = 0; n > 0 && guarded[i]; i++) {
+		if (!exists(guarded[i]) || !stays(guarded[i]))
+			continue;
 		rec[n] = '\0';
 		trace_printf("ownlock: '%s' was left by run %.*s, which died; "
 			     "removing it",
-			     guarded, (int)strcspn(rec, "\n"), rec);
-		if (unlink(guarded) == 0 && removed)
+			     guarded[i], (int)strcspn(rec, "\n"), rec);
+		if (unlink(guarded[i]) == 0 && removed)
 			*removed = 1;
 	}
 	n = snprintf(rec, sizeof(rec), "%ld\n", (long)getpid());

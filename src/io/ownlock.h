@@ -13,15 +13,16 @@ struct ownlock;
  * Takes the guard DIR/NAME.owner (DIR is made when missing), waiting while
  * another run of ours holds it (flock: the kernel drops it when its holder
  * dies). When the guard records a holder that never released it (a run
- * killed between the two writes) and the file GUARDED (the .lock it was
- * about to take or held) is still there a second later, GUARDED is that
- * dead run's and is removed; *removed (may be NULL) is then set to 1. A
- * GUARDED without such a record belongs to someone else and is left, so
+ * killed inside) and a file of GUARDED (NULL-terminated: the .lock files
+ * it was about to take or held) is still there a second later, that file
+ * is the dead run's and is removed; *removed (may be NULL) is then set to
+ * 1. A lock without such a record belongs to someone else and is left, so
  * the caller's own attempt fails as it would. Records our pid, then 0 with
  * the guard in *out (ownlock_release frees it), or GCAMP_EFATAL.
  */
 int ownlock_acquire(struct ownlock **out, int *removed, const char *dir,
-		    const char *name, const char *guarded, struct error *err);
+		    const char *name, const char *const *guarded,
+		    struct error *err);
 
 /* Clears the record and drops the guard; NULL is accepted. */
 void ownlock_release(struct ownlock *l);

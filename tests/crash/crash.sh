@@ -185,7 +185,7 @@ done_state() {
 	[ "$(wt_tree)" = "$(cat "$NEW/wt")" ]
 }
 
-# check OLD: the invariants; prints what broke, returns 1
+# check OLD SCENARIO: the invariants; sets FAILURE to what broke, returns 1
 check() {
 	local old=$1 why= id ref
 	while read -r id ref; do
@@ -225,6 +225,13 @@ check() {
 	# writer of the notes works, and no other lock is left
 	git campaign measure add next 1 >/dev/null 2>"$TOP/next.err" ||
 		why+="the next measure add fails: $(head -1 "$TOP/next.err"); "
+	case $2 in
+	stash-*)
+		echo next >next.txt
+		git campaign stash save next -u >/dev/null 2>"$TOP/next.err" ||
+			why+="the next stash save fails: $(head -1 "$TOP/next.err"); "
+		;;
+	esac
 	find .git -name '*.lock' | grep -q . && why+="lock left: $(find .git -name '*.lock' | head -1); "
 	[ -z "$why" ] && return 0
 	FAILURE=$why
@@ -258,7 +265,7 @@ try() {
 	esac
 	finish "$scen"
 	FAILURE=
-	check "$old"
+	check "$old" "$scen"
 	local rc=$?
 	cd "$TOP"
 	return $rc

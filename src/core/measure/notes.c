@@ -223,6 +223,7 @@ int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 	git_reference *ref = NULL;
 	struct ownlock *guard = NULL;
 	char msg[128], *dir, *lock;
+	const char *guarded[2] = {NULL, NULL};
 	struct statvfs fs;
 	int rc;
 
@@ -230,7 +231,8 @@ int notes_move_ref(struct ctx *ctx, git_repository *repo, int existed,
 	/* the guard lets a run of ours remove the .lock a killed one left */
 	dir = xasprintf("%scampaign", common);
 	lock = xasprintf("%s%s.lock", common, MEASURE_NOTES_REF);
-	if ((rc = ownlock_acquire(&guard, NULL, dir, "notes-ref", lock,
+	guarded[0] = lock;
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "notes-ref", guarded,
 				  &ctx->err)) < 0)
 		goto out;
 	if (existed)

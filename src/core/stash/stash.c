@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/ownlock.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -117,12 +118,24 @@ static int ensure_reflog(git_repository *repo, const char *refname)
 static int log_stash(struct ctx *ctx, git_repository *repo, const git_oid *id,
 		     const char *what)
 {
+	const char *common = git_repository_commondir(repo);
 	git_reference *ref = NULL;
 	git_reflog *log = NULL;
 	git_signature *sig = NULL;
+	struct ownlock *guard = NULL;
 	struct gitcfg *cfg;
+	char *dir = xasprintf("%scampaign", common);
+	char *locks[3] = {xasprintf("%s%s.lock", common, STASH_LOG_REF),
+			  xasprintf("%slogs/%s.lock", common, STASH_LOG_REF),
+			  NULL};
 	int rc;
 
+	/* the guard lets a run of ours remove the locks a killed one left */
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "stash-log",
+				  (const char *const *)locks, &ctx->err)) < 0) {
+		guard = NULL;
+		goto done;
+	}
 	if ((rc = ensure_reflog(repo, STASH_LOG_REF)) < 0)
 		goto out;
 	if (!git_reference_lookup(&ref, repo, STASH_LOG_REF) &&
@@ -146,9 +159,14 @@ out:
 	if (rc < 0)
 		rc = error_git(&ctx->err, rc, "cannot write '%s'",
 			       STASH_LOG_REF);
+	ownlock_release(guard);
+done:
 	git_signature_free(sig);
 	git_reflog_free(log);
 	git_reference_free(ref);
+	free(locks[0]);
+	free(locks[1]);
+	free(dir);
 	return rc;
 }
 
