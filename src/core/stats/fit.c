@@ -164,6 +164,23 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* The two-sided percentile-bootstrap p of "the statistic is 0": twice the
+ * smaller share of the n resamples v on either side of 0 (a resample at 0
+ * counts on both), at most 1. A CI from the same resamples excludes 0 at
+ * level alpha exactly when this p is below alpha (up to interpolation). */
+static double bootstrap_p(const double *v, size_t n)
+{
+	size_t le = 0, ge = 0, i;
+	double p;
+
+	for (i = 0; i < n; i++) {
+		le += v[i] <= 0;
+		ge += v[i] >= 0;
+	}
+	p = 2.0 * (double)(le < ge ? le : ge) / (double)n;
+	return p < 1 ? p : 1;
+}
+
 static void percentile_ci(double *out_lo, double *out_hi, double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), stats_cmp_double);
@@ -264,6 +281,7 @@ int stats_sweep_compare(struct stats_sweep *out, const double *xa,
 	out->d_per_iter = out->d_per_iter_lo = out->d_per_iter_hi = NAN;
 	out->per_iter_ratio = out->per_iter_ratio_lo = NAN;
 	out->per_iter_ratio_hi = NAN;
+	out->p_fixed = out->p_per_iter = NAN;
 	if (na < 2 || nb < 2)
 		return -1;
 	arm_init(&a, xa, ya, na);
@@ -295,6 +313,8 @@ int stats_sweep_compare(struct stats_sweep *out, const double *xa,
 			ratio_ok = 0;
 		ratio[r] = pb / pa;
 	}
+	out->p_fixed = bootstrap_p(dfix, nboot);
+	out->p_per_iter = bootstrap_p(dper, nboot);
 	percentile_ci(&out->d_fixed_lo, &out->d_fixed_hi, dfix, nboot);
 	percentile_ci(&out->d_per_iter_lo, &out->d_per_iter_hi, dper, nboot);
 	if (ratio_ok && !isnan(out->per_iter_ratio))

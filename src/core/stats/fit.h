@@ -32,13 +32,18 @@ struct stats_sweep {
 	/* per_iter_b / per_iter_a with its CI; NaN unless every fit of arm a
 	 * has a positive per-iteration cost */
 	double per_iter_ratio, per_iter_ratio_lo, per_iter_ratio_hi;
+	/* two-sided bootstrap p of "no change" for d_fixed and d_per_iter:
+	 * twice the smaller share of resamples on either side of 0, at most
+	 * 1 (0 when every resample is on one side); NaN without resamples */
+	double p_fixed, p_per_iter;
 };
 
 /* Fits arm a (points xa, ya; x the iteration count) and arm b, and
  * bootstraps the differences: nboot resamples (2000 is plenty; 0 gives
  * the estimates alone, CIs NaN), each drawing every arm's points with
  * replacement within each iteration count, so every resample has the
- * design of the data; the CIs are the 2.5% and 97.5% percentiles. The
+ * design of the data; the CIs are the 2.5% and 97.5% percentiles, and
+ * p_fixed and p_per_iter the tests whose 5% level those CIs match. The
  * same seed gives the same numbers. It needs several runs at each count:
  * a count with one run adds no spread, and the CIs come out too narrow.
  * Returns 0, or -1 (all NaN) when either arm has fewer than two points or
