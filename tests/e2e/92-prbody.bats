@@ -145,14 +145,15 @@ $TODO **To do:** the cause, with the 3 to 5 lines of code behind it." ] || fail 
 	section body.md 4 >numbers
 	grep -qx "A/B #$AB1 (20[0-9-]*T[0-9:]*Z), env $CPU_ENV:" numbers
 	grep -qx "| workload | iters | A: main ($MAIN) | B: fix-pass ($HEAD) | B/A \[95% CI\] | p | verdict |" numbers
-	grep -qE '^\| `\./prog \{iters\}` \| 100 \| 2000 us \| 1900 us \| 0\.95[0-9] \[.*\] \| .* \| faster \|$' numbers
+	grep -qE '^\| `\./prog \{iters\}` \| 100 \| 1999 us \| 1899 us \| 0\.95[0-9] \[.*\] \| .* \| faster \|$' numbers
 	grep -qE '^\| `\./prog \{iters\}` \| 1 \| 1010 us \| 1009 us \| 0\.999 .* \| ~ \|$' numbers
-	[ "$(grep -c '^| control: `./ctl` | .* | steady |$' numbers)" -eq 3 ]
+	# ./ctl takes no count: one row per A/B, not one per count
+	[ "$(grep -c '^| control: `./ctl` | .* | steady |$' numbers)" -eq 2 ]
 	grep -qx "value, median of n = 6 per arm after 1 warm-up run; order A B B A; mode worktree." numbers
 	grep -q "^env $CPU_ENV: .*, no GPU, .*, backend cuda\.$" numbers
 	grep -q "^env $H200_ENV: .*, GPU NVIDIA H200, .*, backend cuda\.$" numbers
 	grep -qx 'Sweep (Theil-Sen per arm, time = fixed + per-iteration x iters): removed per-iteration work.' numbers
-	grep -qE '^\| `\./prog 100` \| 2000 us \| 1899 us \| .* faster \|$' numbers
+	grep -qE '^\| `\./prog 100` \| 2000 us \| 1901 us \| .* faster \|$' numbers
 	# 5: each machine's branch and base, never added together
 	[ "$(section body.md 5)" = "
 $CPU_LABEL (env $CPU_ENV):
@@ -221,13 +222,13 @@ section 'Backends and OS tested' has a placeholder left"
 		skip && /^\|---/ { skip = 0; next }
 		skip { next } { print }' filled.md >b9.md
 	grep -qx "A/B #$AB1 (.*), env $CPU_ENV:" b9.md
-	[ "$(grep -c '^| control: ' b9.md)" -eq 3 ]
+	[ "$(grep -c '^| control: ' b9.md)" -eq 2 ]
 	lint_one b9.md 'numbers table 1 is not labelled with its env (the numbers come from 2 envs)'
 	# the umbrella's PR list says what the newest A/B of the branch says
 	git config campaign.umbrella 5
 	run --separate-stderr git campaign umbrella sync --dry-run
 	assert_success
-	assert_line --regexp '^- \[ \] #7 .* \(`fix-pass`\) — open: faster, B/A 0\.950 \[0\.9[0-9]+, 0\.9[0-9]+\] on `\./prog 100` \(A/B #[0-9]+\)$'
+	assert_line --regexp '^- \[ \] #7 .* \(`fix-pass`\) — open: faster, B/A 0\.951 \[0\.9[0-9]+, 0\.9[0-9]+\] on `\./prog 100` \(A/B #[0-9]+\)$'
 }
 
 @test "one machine has one label: the A/B table, the test baselines and the backends tested name it alike" {

@@ -22,10 +22,13 @@ static void every_name_reads_back_as_its_member(void **state)
 		assert_int_equal(
 			ab_order_from_name(ab_order_name(i), AB_ORDER_ABBA), i);
 	assert_int_equal(i, AB_ORDER_BLOCKED + 1);
-	for (i = AB_VERDICT_NONE; i <= AB_VERDICT_NOISY; i++)
+	for (i = AB_VERDICT_NONE; i <= AB_VERDICT_CANNOT_VOUCH; i++)
 		assert_int_equal(ab_verdict_from_name(ab_verdict_name(i),
 						      AB_VERDICT_NONE),
 				 i);
+	for (i = AB_VOUCH_NONE; i <= AB_VOUCH_MOVED; i++)
+		assert_int_equal(
+			ab_vouch_from_name(ab_vouch_name(i), AB_VOUCH_NONE), i);
 }
 
 static void the_names_are_those_of_the_json_and_the_options(void **state)
@@ -36,6 +39,9 @@ static void the_names_are_those_of_the_json_and_the_options(void **state)
 	assert_string_equal(ab_order_words(AB_ORDER_ABBA), "A B B A");
 	assert_string_equal(ab_verdict_name(AB_VERDICT_SAME), "~");
 	assert_string_equal(ab_verdict_name(AB_VERDICT_NONE), "");
+	assert_string_equal(ab_verdict_name(AB_VERDICT_CANNOT_VOUCH),
+			    "cannot vouch");
+	assert_string_equal(ab_vouch_name(AB_VOUCH_UNVOUCHED), "unvouched");
 }
 
 static void an_unknown_name_reads_as_the_default(void **state)

@@ -129,29 +129,38 @@ void ab_metric_release(struct ab_metric *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The points: every workload at every iteration count */
+/* One point of workload w (0 the run, k the k-th control) at iters */
+static void make_point(struct ab_point *p, const struct ab_opts *o, size_t w,
+		       long iters)
+{
+	p->workload = xstrdup(w ? o->controls[w - 1] : o->run);
+	p->control = w > 0;
+	p->spec = w && o->control_metrics ? o->control_metrics[w - 1] : NULL;
+	if (p->spec) {
+		p->metric = xstrdup(p->spec->name);
+		p->unit = xstrdup(p->spec->unit ? p->spec->unit : "");
+	}
+	p->iters = iters;
+}
+
+/* The points: the run and every control that takes {iters} at every
+ * iteration count, in count order, then once each control that takes no
+ * count: it is one workload, run once per round, not once per count */
 static void make_points(struct ab_result *res, const struct ab_opts *o)
 {
 	size_t nit = o->niters ? o->niters : 1, w, i, k = 0;
 
-	res->npoints = nit * (1 + o->ncontrols);
-	res->points = xcalloc(res->npoints, sizeof(*res->points));
+	res->points = xcalloc(nit * (1 + o->ncontrols), sizeof(*res->points));
 	for (i = 0; i < nit; i++)
-		for (w = 0; w <= o->ncontrols; w++, k++) {
-			struct ab_point *p = &res->points[k];
-
-			p->workload = xstrdup(w ? o->controls[w - 1] : o->run);
-			p->control = w > 0;
-			p->spec = w && o->control_metrics
-					  ? o->control_metrics[w - 1]
-					  : NULL;
-			if (p->spec) {
-				p->metric = xstrdup(p->spec->name);
-				p->unit = xstrdup(p->spec->unit ? p->spec->unit
-								: "");
-			}
-			p->iters = o->niters ? o->iters[i] : 0;
-		}
+		for (w = 0; w <= o->ncontrols; w++)
+			if (!w || (o->niters &&
+				   strstr(o->controls[w - 1], "{iters}")))
+				make_point(&res->points[k++], o, w,
+					   o->niters ? o->iters[i] : 0);
+	for (w = 1; w <= o->ncontrols; w++)
+		if (!o->niters || !strstr(o->controls[w - 1], "{iters}"))
+			make_point(&res->points[k++], o, w, 0);
+	res->npoints = k;
 }
 
 /* Keeps the result, every sample included, in the database, keyed by
@@ -171,9 +180,10 @@ static int ab_store(struct ctx *ctx, struct db *db, const struct ab_result *r)
 	else if (r->npoints && isnan(r->points[0].cmp.ratio))
 		buf_puts(&verdict, ab_verdict_name(r->points[0].verdict));
 	else if (r->npoints)
-		buf_addf(&verdict, "%s %.3f",
+		buf_addf(&verdict, "%s %.3f%s",
 			 ab_verdict_name(r->points[0].verdict),
-			 r->points[0].cmp.ratio);
+			 r->points[0].cmp.ratio,
+			 r->vouch == AB_VOUCH_UNVOUCHED ? " unvouched" : "");
 	row.id = r->op_id;
 	row.at = now;
 	row.mode = ab_mode_name(r->mode);

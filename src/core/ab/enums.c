@@ -11,6 +11,7 @@ const char *const ab_mode_names[] = {AB_MODE_INFO(NAME_) NULL};
 const char *const ab_order_names[] = {AB_ORDER_INFO(NAME_) NULL};
 static const char *const order_words[] = {AB_ORDER_INFO(WORDS_) NULL};
 static const char *const verdict_names[] = {AB_VERDICT_INFO(NAME_) NULL};
+static const char *const vouch_names[] = {AB_VOUCH_INFO(NAME_) NULL};
 
 #define COUNT(a) (sizeof(a) / sizeof(*(a)) - 1)
 
@@ -51,6 +52,11 @@ const char *ab_verdict_name(enum ab_verdict v)
 	return name_of(verdict_names, COUNT(verdict_names), (int)v);
 }
 
+const char *ab_vouch_name(enum ab_vouch v)
+{
+	return name_of(vouch_names, COUNT(vouch_names), (int)v);
+}
+
 enum ab_mode ab_mode_from_name(const char *s, enum ab_mode def)
 {
 	return (enum ab_mode)find(ab_mode_names, s, (int)def);
@@ -64,4 +70,9 @@ enum ab_order ab_order_from_name(const char *s, enum ab_order def)
 enum ab_verdict ab_verdict_from_name(const char *s, enum ab_verdict def)
 {
 	return (enum ab_verdict)find(verdict_names, s, (int)def);
+}
+
+enum ab_vouch ab_vouch_from_name(const char *s, enum ab_vouch def)
+{
+	return (enum ab_vouch)find(vouch_names, s, (int)def);
 }

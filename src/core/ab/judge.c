@@ -1,6 +1,6 @@
-/* Judging an A/B: verdicts by benchstat's rules plus a minimum effect,
- * controls that invalidate the run, the iteration-sweep fit and a drift
- * check. */
+/* Judging an A/B: verdicts by benchstat's rules plus a minimum effect, a
+ * drift check, and the controls (control.c) and the sweep (sweep.c) in
+ * ab_finish. */
 #include "core/ab/judge.h"
 
 #include <math.h>
@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stats/fit.h"
+#include "core/ab/control.h"
+#include "core/ab/sweep.h"
 #include "util/xalloc.h"
 
 /* Fewer runs per arm give numbers but no verdict, as a policy: the
@@ -121,10 +122,10 @@ static void judge_workload(struct ab_point *p, size_t n, double effect,
 void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 	      int higher_is_better)
 {
-	double effect, half, lo, hi, scale = 1;
+	double effect, lo, hi, scale = 1;
 	size_t n = p->na < p->nb ? p->na : p->nb;
-	int ci_ok;
 
+	(void)control_tol; /* controls: ab_controls_judge */
 	p->why[0] = '\0';
 	p->n_needed = 0;
 	stats_summarize(&p->sa, p->a, p->na);
@@ -160,8 +161,6 @@ void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 		lo = p->cmp.ci_lo - 1;
 		hi = p->cmp.ci_hi - 1;
 	}
-	ci_ok = !isnan(lo) && !isnan(hi);
-	half = ci_ok ? (hi - lo) / 2 : NAN;
 	if (n < AB_MIN_N) {
 		p->verdict = AB_VERDICT_NO_VERDICT;
 		snprintf(p->why, sizeof(p->why),
@@ -171,21 +170,8 @@ void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 		return;
 	}
 	if (p->control) {
-		if (p->cmp.significant && fabs(effect) > control_tol) {
-			p->verdict = AB_VERDICT_MOVED;
-			snprintf(p->why, sizeof(p->why),
-				 "the control moved %+.1f%% (p = %.3g)",
-				 effect * 100, p->cmp.p);
-		} else if (!ci_ok || half > control_tol) {
-			p->verdict = AB_VERDICT_NOISY;
-			p->n_needed = runs_needed((long)n, half, control_tol);
-			snprintf(p->why, sizeof(p->why),
-				 "too noisy to vouch for the run: 95%% CI "
-				 "+-%.1f%%, tolerance %.1f%%",
-				 ci_ok ? half * 100 : NAN, control_tol * 100);
-		} else {
-			p->verdict = AB_VERDICT_STEADY;
-		}
+		/* judged with the run's other control tests (control.c) */
+		p->verdict = AB_VERDICT_NONE;
 		return;
 	}
 	judge_workload(p, n, effect, lo, hi, min_effect, higher_is_better);
@@ -211,83 +197,6 @@ void ab_result_release(struct ab_result *r)
 	free(r->metric);
 	free(r->env_line);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Every sample of one arm of the main workload as (iters, value) */
-static size_t sweep_points(double **x, double **y, const struct ab_result *r,
-			   int arm_b)
-{
-	size_t n = 0, i, k;
-
-	*x = *y = NULL;
-	for (i = 0; i < r->npoints; i++) {
-		const struct ab_point *p = &r->points[i];
-		const double *v = arm_b ? p->b : p->a;
-		size_t m = arm_b ? p->nb : p->na;
-
-		if (p->control)
-			continue;
-		*x = xrealloc(*x, (n + m + 1) * sizeof(**x));
-		*y = xrealloc(*y, (n + m + 1) * sizeof(**y));
-		for (k = 0; k < m; k++, n++) {
-			(*x)[n] = (double)p->iters;
-			(*y)[n] = v[k];
-		}
-	}
-	return n;
-}
-
-/* What a sweep says, in words (load.c maps them back) */
-const char *const ab_sweep_words[] = {
-	"both the per-iteration and the fixed cost changed",
-	"removed per-iteration work",
-	"added per-iteration work",
-	"displaced fixed cost (the saving does not grow with iterations)",
-	"added a fixed cost (the loss does not grow with iterations)",
-	"neither the fixed nor the per-iteration cost changed",
-	NULL,
-};
-
-/* A change is called when its 95% CI excludes "no change" and it is at
- * least the minimum effect: for the per-iteration cost relative to A's,
- * for the fixed cost relative to A's time at the smallest count. */
-static void fit_sweep(struct ab_result *r, double min_effect, unsigned seed)
-{
-	struct ab_sweep *s = &r->sweep;
-	struct stats_sweep *f = &s->fit;
-	double *xa, *ya, *xb, *yb, base = NAN;
-	size_t na, nb, i;
-	int per_moved, fixed_moved;
-
-	for (i = 0; i < r->npoints; i++)
-		if (!r->points[i].control && r->points[i].na) {
-			base = r->points[i].sa.median; /* smallest count */
-			break;
-		}
-	na = sweep_points(&xa, &ya, r, 0);
-	nb = sweep_points(&xb, &yb, r, 1);
-	s->ok = !stats_sweep_compare(f, xa, ya, na, xb, yb, nb, 2000, seed) &&
-		base > 0;
-	free(xa);
-	free(ya);
-	free(xb);
-	free(yb);
-	if (!s->ok)
-		return;
-	per_moved = !isnan(f->per_iter_ratio_lo) &&
-		    (f->per_iter_ratio_hi < 1 || f->per_iter_ratio_lo > 1) &&
-		    fabs(f->per_iter_ratio - 1) >= min_effect;
-	fixed_moved = !isnan(f->d_fixed_lo) &&
-		      (f->d_fixed_hi < 0 || f->d_fixed_lo > 0) &&
-		      fabs(f->d_fixed) / base >= min_effect;
-	if (per_moved && fixed_moved)
-		s->words = ab_sweep_words[0];
-	else if (per_moved)
-		s->words = ab_sweep_words[f->per_iter_ratio < 1 ? 1 : 2];
-	else if (fixed_moved)
-		s->words = ab_sweep_words[f->d_fixed < 0 ? 3 : 4];
-	else
-		s->words = ab_sweep_words[5];
 }
 
 /* Samples were taken in order: a second half unlike the first means the
@@ -405,19 +314,18 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 		struct ab_point *p = &r->points[i];
 
 		ab_judge(p, min_effect, control_tol, r->higher_is_better);
-		if (p->control && p->verdict == AB_VERDICT_MOVED)
-			r->invalid = 1;
 		check_drift(r, p, 0, min_effect, drift_alpha);
 		check_drift(r, p, 1, min_effect, drift_alpha);
 		check_modes(r, p);
 		check_samples(r, p, 0);
 		check_samples(r, p, 1);
 	}
+	ab_controls_judge(r, control_tol);
 	if (r->order == AB_ORDER_BLOCKED)
 		strvec_push(&r->warnings,
 			    "blocked order: drift of the machine between the "
 			    "arms reads as an effect of the code; --mode "
 			    "worktree interleaves A B B A");
-	if (sweep && !r->higher_is_better)
-		fit_sweep(r, min_effect, seed);
+	if (sweep)
+		ab_sweep_fit(r, min_effect, seed);
 }

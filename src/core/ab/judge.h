@@ -1,6 +1,6 @@
 /* Judging an A/B: the result's shape (points, the sweep), verdicts by
- * benchstat's rules plus a minimum effect, controls that invalidate the
- * run, the iteration-sweep fit and a drift check. */
+ * benchstat's rules plus a minimum effect and a drift check; the controls
+ * are control.h's, the sweep's fit sweep.h's. */
 #ifndef GCAMP_AB_JUDGE_H
 #define GCAMP_AB_JUDGE_H
 
@@ -33,21 +33,31 @@ struct ab_point {
 	char why[160]; /* why there is no verdict, or why "~" or
 			* "inconclusive"; "" otherwise */
 	long n_needed; /* runs per arm a verdict would need; 0: - */
+	double p_holm; /* a control's p after Holm's adjustment over the
+			* run's control tests (control.h); NaN otherwise */
 };
 
 /* The line fit of an iteration sweep of the main workload: Theil-Sen per
  * arm, time = fixed + per_iter * iters, with bootstrap CIs of the
- * differences (stats_sweep_compare). */
+ * differences (stats_sweep_compare); sweep.h fits and words it. */
 struct ab_sweep {
 	int ok;
 	struct stats_sweep fit;
-	const char *words; /* "removed per-iteration work", ... */
+	const char *words;	    /* "removed per-iteration work", ... */
+	int reciprocal;		    /* a higher-is-better metric: the fit is of
+				     * 1 / value, the cost of one unit */
+	double p_fixed, p_per_iter; /* the fit's p, Holm over its 2 tests */
+	char why[320];		    /* what "cannot tell" lacks, or why
+				     * there is no fit (ok == 0); "" */
+	long n_needed;		    /* runs per arm that would tell; 0: - */
 };
 
 struct ab_result {
 	struct ab_point *points;
 	size_t npoints;
 	int invalid;		/* a control moved */
+	enum ab_vouch vouch;	/* what the controls say of the run */
+	size_t control_tests;	/* the family Holm corrects over */
 	struct strvec warnings; /* drift, noisy controls, blocked order */
 	struct strvec labels;	/* the --config labels, "key=value" */
 	struct ab_sweep sweep;
@@ -78,13 +88,16 @@ extern const char *const ab_sweep_words[];
  * zeroes it. Accepts NULL. */
 void ab_result_release(struct ab_result *r);
 
-/* Judges every point, marks the run invalid when a control moved, adds
- * the drift and order warnings and, with sweep, fits the iteration sweep.
+/* Judges every point, then the controls together (ab_controls_judge:
+ * r->vouch, and r->invalid when one moved), adds the drift and order
+ * warnings and, with sweep, fits the iteration sweep (ab_sweep_fit).
  * ab_run calls it; exposed for the tests. */
 void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 	       int sweep, unsigned seed);
 
-/* Judges one point from its samples (exposed for the tests). */
+/* Judges one point from its samples (exposed for the tests). A control
+ * that ran gets AB_VERDICT_NONE here: ab_controls_judge judges it with
+ * the run's other control tests. */
 void ab_judge(struct ab_point *p, double min_effect, double control_tol,
 	      int higher_is_better);
 

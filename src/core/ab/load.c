@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ab/control.h"
 #include "core/records/ab_run.h"
 #include "io/db.h"
 #include "util/json.h"
@@ -106,6 +107,7 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 		p->cmp.ci_lo = json_get_num(e, "ci_low", NAN);
 		p->cmp.ci_hi = json_get_num(e, "ci_high", NAN);
 		p->cmp.p = json_get_num(e, "p", NAN);
+		p->p_holm = json_get_num(e, "p_holm", NAN);
 		p->cmp.significant = p->cmp.p < STATS_ALPHA;
 		p->cmp.median_a = p->sa.median;
 		p->cmp.median_b = p->sb.median;
@@ -115,7 +117,13 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 			 json_get_str_or(e, "why", ""));
 		p->n_needed = (long)json_get_num(e, "n_needed", 0);
 	}
+	out->vouch = ab_vouch_of(out);
+	out->control_tests =
+		(size_t)fmax(0, json_get_num(j, "control_tests", 0));
 	sw = cJSON_GetObjectItemCaseSensitive(j, "sweep");
+	if (cJSON_IsObject(sw))
+		snprintf(out->sweep.why, sizeof(out->sweep.why), "%s",
+			 json_get_str_or(sw, "why", ""));
 	if (cJSON_IsObject(sw) &&
 	    (out->sweep.words =
 		     intern(ab_sweep_words, json_get_str(sw, "words")))) {
@@ -134,6 +142,10 @@ int ab_result_from_json(struct ab_result *out, const cJSON *j)
 			json_get_num(sw, "per_iter_ratio_low", NAN);
 		f->per_iter_ratio_hi =
 			json_get_num(sw, "per_iter_ratio_high", NAN);
+		out->sweep.p_fixed = json_get_num(sw, "p_fixed", NAN);
+		out->sweep.p_per_iter = json_get_num(sw, "p_per_iter", NAN);
+		out->sweep.reciprocal = json_get_bool(sw, "reciprocal");
+		out->sweep.n_needed = (long)json_get_num(sw, "n_needed", 0);
 	}
 	return 0;
 }

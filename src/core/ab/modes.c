@@ -299,22 +299,20 @@ static int build_artifact(struct schedule *s, struct db *db, long long op,
 	return keep_artifact(s->ctx, s->o, arm->artifact, arm->name);
 }
 
-/* Runs the points, a workload and its controls at a time, interleaved in
- * the order asked for, or blocked */
+/* Runs the points, interleaved in the order asked for, or blocked: each
+ * round runs every point once per arm, so a control that takes no count
+ * runs once per round whatever the number of counts */
 static int measure(struct ab_arms *m)
 {
 	struct schedule *s = m->s;
 	unsigned seed = s->o->seed;
-	size_t per = 1 + s->o->ncontrols, i;
+	size_t np = s->res->npoints;
 	int rc = ab_step(s->ctx, m->db, m->op, "measure");
 
-	for (i = 0; i < s->res->npoints && !rc; i += per) {
-		if (s->o->order != AB_ORDER_BLOCKED)
-			rc = ab_run_interleaved(s, i, i + per, &m->a, &m->b,
-						&seed);
-		else if (!(rc = ab_run_block(s, i, i + per, &m->a)))
-			rc = ab_run_block(s, i, i + per, &m->b);
-	}
+	if (!rc && s->o->order != AB_ORDER_BLOCKED)
+		rc = ab_run_interleaved(s, 0, np, &m->a, &m->b, &seed);
+	else if (!rc && !(rc = ab_run_block(s, 0, np, &m->a)))
+		rc = ab_run_block(s, 0, np, &m->b);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ab/control.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -64,14 +65,23 @@ static double in_floors(const struct ab_result *r, const struct ab_point *p)
 	       r->floor.launch_us;
 }
 
+/* " (iters 64)" for a point of a sweep, "" for one without a count */
+static void at_count(struct buf *out, const struct ab_point *p)
+{
+	if (p->iters)
+		buf_addf(out, " (iters %ld)", p->iters);
+}
+
 static void row(struct buf *out, const struct ab_result *r,
-		const struct ab_point *p)
+		const struct ab_point *p, int iters_column)
 {
 	double fl = in_floors(r, p);
 
 	buf_addf(out, "| %s`%s` |", p->control ? "control: " : "", p->workload);
-	if (r->sweep.ok || p->iters)
+	if (iters_column && p->iters)
 		buf_addf(out, " %ld |", p->iters);
+	else if (iters_column)
+		buf_puts(out, " - |");
 	buf_putc(out, ' ');
 	fmt_value(out, p->sa.median, p->unit ? p->unit : r->unit);
 	buf_puts(out, " | ");
@@ -100,9 +110,12 @@ static void row(struct buf *out, const struct ab_result *r,
 		buf_puts(out, " | - |");
 	else
 		buf_addf(out, " | %.2g |", p->cmp.p);
-	buf_addf(out, " %s |",
+	buf_addf(out, " %s%s |",
 		 p->verdict != AB_VERDICT_NONE ? ab_verdict_name(p->verdict)
-					       : "-");
+					       : "-",
+		 !p->control && ab_vouch_of(r) == AB_VOUCH_UNVOUCHED
+			 ? " (unvouched)"
+			 : "");
 	if (r->has_floor && isnan(fl))
 		buf_puts(out, " - |");
 	else if (r->has_floor)
@@ -110,21 +123,54 @@ static void row(struct buf *out, const struct ab_result *r,
 	buf_putc(out, '\n');
 }
 
+/* The lines above the table: what each control that did not vouch says,
+ * or that no control was run */
+static void headline(struct buf *out, const struct ab_result *r)
+{
+	size_t i;
+
+	if (ab_vouch_of(r) == AB_VOUCH_NONE) {
+		buf_puts(out,
+			 "**No control**: nothing vouches that the machine "
+			 "held still between the arms; add --control "
+			 "CMD, a workload the change does not touch.\n\n");
+		return;
+	}
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+
+		if (!p->control || p->verdict == AB_VERDICT_STEADY)
+			continue;
+		if (p->verdict == AB_VERDICT_MOVED) {
+			buf_addf(out, "**INVALID**: control `%s`", p->workload);
+			at_count(out, p);
+			buf_addf(out,
+				 " %s. Either the machine or the build moved "
+				 "under the run, or the change reaches the "
+				 "control's code too: a control the change "
+				 "does not touch tells them apart.\n\n",
+				 p->why);
+			continue;
+		}
+		buf_addf(out, "**UNVOUCHED**: control `%s`", p->workload);
+		at_count(out, p);
+		buf_addf(out, " cannot vouch for the run: %s",
+			 p->why[0] ? p->why : ab_verdict_name(p->verdict));
+		if (p->n_needed)
+			buf_addf(out, "; about %ld runs per arm would let it",
+				 p->n_needed);
+		buf_puts(out, ". The verdicts stand unvouched.\n\n");
+	}
+}
+
 void ab_render_table(struct buf *out, const struct ab_result *r)
 {
 	size_t i;
 	int iters = 0;
 
-	for (i = 0; i < r->npoints; i++) {
+	for (i = 0; i < r->npoints; i++)
 		iters |= r->points[i].iters != 0;
-		if (r->points[i].control &&
-		    r->points[i].verdict == AB_VERDICT_MOVED)
-			buf_addf(out,
-				 "**INVALID**: control `%s` moved: %s. The "
-				 "environment or the build moved, not the code "
-				 "under test.\n\n",
-				 r->points[i].workload, r->points[i].why);
-	}
+	headline(out, r);
 	buf_addf(out,
 		 "| workload |%s A: %s | B: %s | B/A [95%% CI] | p | "
 		 "verdict |",
@@ -134,7 +180,7 @@ void ab_render_table(struct buf *out, const struct ab_result *r)
 	buf_addf(out, "\n|---|%s---:|---:|---:|---:|---|%s\n",
 		 iters ? "---:|" : "", r->has_floor ? "---:|" : "");
 	for (i = 0; i < r->npoints; i++)
-		row(out, r, &r->points[i]);
+		row(out, r, &r->points[i], iters);
 	buf_addf(out,
 		 "\n%s, median of n = %ld per arm after %ld warm-up "
 		 "run%s; order %s; mode %s.\n",
@@ -162,44 +208,73 @@ void ab_render_table(struct buf *out, const struct ab_result *r)
 				      "comparable with unprofiled runs.\n");
 }
 
+/* The sweep's fit under the table: its words, each cost, and what an
+ * unresolved fit lacks */
+static void render_sweep(struct buf *out, const struct ab_result *r)
+{
+	const struct stats_sweep *f = &r->sweep.fit;
+	char *runit = *r->unit ? xasprintf("1/%s", r->unit) : xstrdup("");
+	const char *unit = r->sweep.reciprocal ? runit : r->unit;
+
+	if (r->sweep.reciprocal)
+		buf_addf(out,
+			 "\nSweep (Theil-Sen per arm of 1/%s, the metric "
+			 "being higher-is-better: cost = fixed + "
+			 "per-iteration x iters): %s",
+			 r->metric, r->sweep.words);
+	else
+		buf_addf(out,
+			 "\nSweep (Theil-Sen per arm, time = fixed + "
+			 "per-iteration x iters): %s",
+			 r->sweep.words);
+	if (r->sweep.why[0])
+		buf_addf(out, ": %s", r->sweep.why);
+	if (r->sweep.n_needed)
+		buf_addf(out, "; about %ld runs per arm would tell",
+			 r->sweep.n_needed);
+	buf_puts(out, ".\n- fixed: ");
+	fmt_value(out, f->fixed_a, unit);
+	buf_puts(out, " -> ");
+	fmt_value(out, f->fixed_b, unit);
+	buf_puts(out, ", change ");
+	fmt_value(out, f->d_fixed, unit);
+	buf_puts(out, " [");
+	fmt_value(out, f->d_fixed_lo, unit);
+	buf_puts(out, ", ");
+	fmt_value(out, f->d_fixed_hi, unit);
+	buf_putc(out, ']');
+	if (f->fixed_a < 0 || f->fixed_b < 0)
+		buf_puts(out, "; fixed cost not resolved at these counts: "
+			      "the fitted intercept is below 0");
+	buf_puts(out, "\n- per iteration: ");
+	fmt_value(out, f->per_iter_a, unit);
+	buf_puts(out, " -> ");
+	fmt_value(out, f->per_iter_b, unit);
+	buf_puts(out, ", B/A ");
+	fmt_ratio(out, f->per_iter_ratio, f->per_iter_ratio_lo,
+		  f->per_iter_ratio_hi);
+	buf_putc(out, '\n');
+	free(runit);
+}
+
 void ab_render_markdown(struct buf *out, const struct ab_result *r)
 {
 	size_t i;
 
 	ab_render_table(out, r);
-	if (r->sweep.ok) {
-		const struct stats_sweep *f = &r->sweep.fit;
-
-		buf_addf(out,
-			 "\nSweep (Theil-Sen per arm, time = fixed + "
-			 "per-iteration x iters): %s.\n",
-			 r->sweep.words);
-		buf_puts(out, "- fixed: ");
-		fmt_value(out, f->fixed_a, r->unit);
-		buf_puts(out, " -> ");
-		fmt_value(out, f->fixed_b, r->unit);
-		buf_puts(out, ", change ");
-		fmt_value(out, f->d_fixed, r->unit);
-		buf_puts(out, " [");
-		fmt_value(out, f->d_fixed_lo, r->unit);
-		buf_puts(out, ", ");
-		fmt_value(out, f->d_fixed_hi, r->unit);
-		buf_puts(out, "]\n- per iteration: ");
-		fmt_value(out, f->per_iter_a, r->unit);
-		buf_puts(out, " -> ");
-		fmt_value(out, f->per_iter_b, r->unit);
-		buf_puts(out, ", B/A ");
-		fmt_ratio(out, f->per_iter_ratio, f->per_iter_ratio_lo,
-			  f->per_iter_ratio_hi);
-		buf_putc(out, '\n');
-	}
+	if (r->sweep.ok)
+		render_sweep(out, r);
+	else if (r->sweep.why[0])
+		buf_addf(out, "\nNo sweep fit: %s.\n", r->sweep.why);
 	for (i = 0; i < r->npoints; i++) {
 		const struct ab_point *p = &r->points[i];
 
-		if (!p->why[0] || p->verdict == AB_VERDICT_MOVED)
+		/* a control's reason is in the lines above the table */
+		if (!p->why[0] || p->control)
 			continue;
-		buf_addf(out, "- `%s`%s: %s", p->workload, p->iters ? "" : "",
-			 p->why);
+		buf_addf(out, "- `%s`", p->workload);
+		at_count(out, p);
+		buf_addf(out, ": %s", p->why);
 		if (p->n_needed)
 			buf_addf(out, "; about %ld runs per arm would tell",
 				 p->n_needed);
@@ -226,6 +301,9 @@ cJSON *ab_result_json(const struct ab_result *r)
 	size_t i;
 
 	cJSON_AddBoolToObject(j, "invalid", r->invalid);
+	cJSON_AddStringToObject(j, "controls", ab_vouch_name(ab_vouch_of(r)));
+	cJSON_AddBoolToObject(j, "vouched", ab_vouch_of(r) == AB_VOUCH_STEADY);
+	cJSON_AddNumberToObject(j, "control_tests", (double)r->control_tests);
 	cJSON_AddStringToObject(j, "a", r->a_desc);
 	cJSON_AddStringToObject(j, "b", r->b_desc);
 	cJSON_AddStringToObject(j, "mode", ab_mode_name(r->mode));
@@ -294,6 +372,8 @@ cJSON *ab_result_json(const struct ab_result *r)
 		json_add_num_or_null(o, "ci_low", p->cmp.ci_lo);
 		json_add_num_or_null(o, "ci_high", p->cmp.ci_hi);
 		json_add_num_or_null(o, "p", p->cmp.p);
+		if (p->control)
+			json_add_num_or_null(o, "p_holm", p->p_holm);
 		if (r->has_floor)
 			json_add_num_or_null(o, "b_in_floors", in_floors(r, p));
 		cJSON_AddNumberToObject(o, "failed_a", (double)p->failed_a);
@@ -325,6 +405,19 @@ cJSON *ab_result_json(const struct ab_result *r)
 		json_add_num_or_null(w, "per_iter_ratio_high",
 				     f->per_iter_ratio_hi);
 		cJSON_AddStringToObject(w, "words", r->sweep.words);
+		json_add_num_or_null(w, "p_fixed", r->sweep.p_fixed);
+		json_add_num_or_null(w, "p_per_iter", r->sweep.p_per_iter);
+		cJSON_AddBoolToObject(w, "reciprocal", r->sweep.reciprocal);
+		cJSON_AddBoolToObject(w, "fixed_resolved",
+				      !(f->fixed_a < 0 || f->fixed_b < 0));
+		if (r->sweep.why[0])
+			cJSON_AddStringToObject(w, "why", r->sweep.why);
+		if (r->sweep.n_needed)
+			cJSON_AddNumberToObject(w, "n_needed",
+						(double)r->sweep.n_needed);
+	} else if (r->sweep.why[0]) {
+		w = cJSON_AddObjectToObject(j, "sweep");
+		cJSON_AddStringToObject(w, "why", r->sweep.why);
 	}
 	w = cJSON_AddArrayToObject(j, "warnings");
 	for (i = 0; i < r->warnings.nr; i++)
