@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd/abprogress.h"
@@ -130,18 +131,26 @@ static int parse_iters(long **out, size_t *n, const char *s)
 	return 0;
 }
 
-/* The honest-number rules: every --require-flag (and campaign.requireFlag)
- * in every command that is measured; no campaign.forbidFlag unless the run
- * is labelled with the profiler on (ab_flags_check reads them as the JVM
- * reads -D properties) */
+/* A git boolean that is true ("true", "yes", "on", "1", any case) */
+static int is_true(const char *v)
+{
+	return !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	       !strcasecmp(v, "on") || !strcmp(v, "1");
+}
+
+/* The honest-number rules: a control when campaign.requireControl is set;
+ * every --require-flag (and campaign.requireFlag) in every command that is
+ * measured; no campaign.forbidFlag unless the run is labelled with the
+ * profiler on (ab_flags_check reads them as the JVM reads -D properties) */
 static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 		       const struct strvec *required,
-		       const struct strvec *config)
+		       const struct strvec *config, int gpu_control)
 {
 	struct strvec req = STRVEC_INIT, forbid = STRVEC_INIT;
 	struct gitcfg *cfg;
+	const char *v;
 	size_t i, w;
-	int profiler_on = 0, rc = 0;
+	int profiler_on = 0, need_control = 0, rc = 0;
 
 	for (i = 0; i < config->nr; i++)
 		profiler_on |= !strcmp(config->v[i], "profiler=on");
@@ -150,8 +159,19 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 	if (ctx_config(&cfg, ctx) == 0) {
 		gitcfg_get_all(&req, cfg, "campaign.requireFlag", &ctx->err);
 		gitcfg_get_all(&forbid, cfg, "campaign.forbidFlag", &ctx->err);
+		need_control =
+			gitcfg_get(&v, cfg, "campaign.requireControl") == 0 &&
+			is_true(v);
 	}
 	error_clear(&ctx->err);
+	if (need_control && !o->ncontrols && !gpu_control) {
+		rc = error_set(&ctx->err, GCAMP_EREFUSED,
+			       "no control: campaign.requireControl asks for "
+			       "one");
+		error_hint(&ctx->err,
+			   "add --control CMD, a workload the change "
+			   "does not touch, or --gpu-control");
+	}
 	for (w = 0; w <= o->ncontrols && !rc; w++)
 		rc = ab_flags_check(&ctx->err, w ? o->controls[w - 1] : o->run,
 				    &req, &forbid, profiler_on);
@@ -412,7 +432,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 	if ((rc = ab_opts_from_args(&o, &iter_list, &a, opts)))
 		goto out;
 	if (ab_metric_parse(&o.metric, a.metric, &ctx->err) < 0 ||
-	    check_flags(ctx, &o, &a.required, &a.config) < 0 ||
+	    check_flags(ctx, &o, &a.required, &a.config, a.gpu_control) < 0 ||
 	    (a.gpu_control && add_gpu_control(ctx, &a.controls, &o, &gpu_metric,
 					      &cmetrics) < 0)) {
 		rc = cmd_fail(ctx);

@@ -210,6 +210,8 @@ const struct setting campaign_settings[] = {
 	{"campaign.requireFlag", "multi", NULL,
 	 "a flag every measured A/B command must hold (repeatable)",
 	 check_text},
+	{"campaign.requireControl", "boolean", "false",
+	 "refuse an A/B that runs no control workload", check_bool},
 	{"campaign.forbidFlag", "multi", NULL,
 	 "a flag no measured A/B command may hold unless labelled "
 	 "profiler=on (repeatable)",
