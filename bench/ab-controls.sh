@@ -1,0 +1,144 @@
+#!/bin/bash
+# How often `git campaign ab` calls a run INVALID when nothing moved: A/A
+# runs (both arms the same program) on seeded workloads with two unchanged
+# controls and three iteration counts, printed as one table row per case.
+#
+# usage: bench/ab-controls.sh [BIN_DIR] [TRIALS] [OTHER_BIN_DIR]
+#   BIN_DIR        the folder that holds git-campaign (default: build/)
+#   TRIALS         A/Bs per case (default: 100; 2 to 3 s each)
+#   OTHER_BIN_DIR  another build (say main's) measured side by side on the
+#                  same seeds, one more row per case
+#
+# Each trial is `ab -n 10 --iters 16,64,256` of a seeded generator (3%
+# log-normal noise around 1000 us + 2 us x iters, the same in both arms)
+# with two controls drawn the same way, on their own seeds:
+# - "6 control tests": controls that take {iters}, judged at every count;
+# - "2 control tests": controls without {iters}, run once per round.
+# A false INVALID is exit 1 (a control called moved). Target: <= 5% in
+# both cases (Holm's correction over the run's control tests). The row
+# also counts the runs the controls vouched for (steady) and those they
+# could not (unvouched: a control's CI reaches past the 2% tolerance).
+# A benchmark, not a gate: it exits 0 after printing.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN_DIR=$(cd "${1:-$ROOT/build}" && pwd)
+TRIALS=${2:-100}
+OTHER=${3:+$(cd "$3" && pwd)}
+for b in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
+	[ -x "$b/git-campaign" ] || {
+		echo "fatal: no '$b/git-campaign'; run 'make' first" >&2
+		exit 128
+	}
+done
+command -v cc >/dev/null || {
+	echo "fatal: cc is missing; it builds the seeded workload" >&2
+	exit 128
+}
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export HOME=$WORK/home GIT_CONFIG_NOSYSTEM=1 TZ=UTC LANG=C LC_ALL=C
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+mkdir -p "$HOME"
+git config --global init.defaultBranch main
+
+# gen [ITERS]: "t: V us", V = (BASE + PER x ITERS) x exp(SIGMA x Z); run k
+# of the sequence counted in $CTR draws from (SEED, k)
+cat >"$WORK/gen.c" <<'EOF'
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t st;
+
+static double uniform(void)
+{
+	st ^= st >> 12;
+	st ^= st << 25;
+	st ^= st >> 27;
+	return (double)((st * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+static double num(const char *k, double d)
+{
+	const char *v = getenv(k);
+
+	return v && *v ? strtod(v, NULL) : d;
+}
+
+int main(int argc, char **argv)
+{
+	const char *ctr = getenv("CTR");
+	long k = 0;
+	double u, v, s;
+	FILE *f;
+
+	if (ctr && (f = fopen(ctr, "r"))) {
+		if (fscanf(f, "%ld", &k) != 1)
+			k = 0;
+		fclose(f);
+	}
+	if (ctr && (f = fopen(ctr, "w"))) {
+		fprintf(f, "%ld\n", k + 1);
+		fclose(f);
+	}
+	st = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)num("SEED", 1) << 32) ^
+	     (uint64_t)(k + 1) * 0xbf58476d1ce4e5b9ULL;
+	for (int i = 0; i < 4; i++)
+		(void)uniform();
+	do {
+		u = 2 * uniform() - 1;
+		v = 2 * uniform() - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	printf("t: %.4f us\n",
+	       (num("BASE", 1000) + num("PER", 0) * (argc > 1 ? atof(argv[1]) : 0)) *
+		       exp(num("SIGMA", 0.03) * u * sqrt(-2 * log(s) / s)));
+	return 0;
+}
+EOF
+cc -O2 -o "$WORK/gen" "$WORK/gen.c" -lm
+
+git init -q "$WORK/r"
+cd "$WORK/r"
+git commit -q --allow-empty -m base
+"$BIN_DIR/git-campaign" init bench >/dev/null
+G=$WORK/gen
+M='re:t: ([0-9.]+) us;unit=us'
+
+# trial BIN CASE SEED: one A/A; prints its exit status and what the
+# controls said ("steady", "unvouched", "moved", or "-" for a build that
+# does not say)
+trial() {
+	local bin=$1 iters=$2 seed=$3 c1 c2 out rc=0
+	rm -f "$WORK"/ctr.*
+	c1="env CTR=$WORK/ctr.c1 SEED=$((seed + 100000)) PER=2 $G${iters}"
+	c2="env CTR=$WORK/ctr.c2 SEED=$((seed + 200000)) PER=1 $G${iters}"
+	out=$(CTR=$WORK/ctr.m SEED=$seed PER=2 "$bin/git-campaign" ab \
+		--build true --run "$G {iters}" --control "$c1" --control "$c2" \
+		--iters 16,64,256 -n 10 --metric "$M" --json) || rc=$?
+	printf '%s %s\n' "$rc" "$(printf '%s' "$out" |
+		sed -n 's/.*"controls":[[:space:]]*"\([a-z]*\)".*/\1/p' |
+		head -1)"
+}
+
+printf '| build | case | A/Bs | INVALID | false-INVALID rate | steady | unvouched |\n'
+printf '|---|---|---:|---:|---:|---:|---:|\n'
+for bin in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
+	for c in ' {iters}:6 control tests' ':2 control tests'; do
+		iters=${c%%:*} name=${c#*:} inv=0 steady=0 unv=0
+		for ((s = 1; s <= TRIALS; s++)); do
+			read -r rc said < <(trial "$bin" "$iters" "$s")
+			[ "$rc" = 1 ] && inv=$((inv + 1))
+			[ "$said" = steady ] && steady=$((steady + 1))
+			[ "$said" = unvouched ] && unv=$((unv + 1))
+		done
+		printf '| %s | %s | %d | %d | %.1f%% | %d | %d |\n' \
+			"$bin" "$name" "$TRIALS" "$inv" \
+			"$(awk "BEGIN { print 100 * $inv / $TRIALS }")" \
+			"$steady" "$unv"
+	done
+done
