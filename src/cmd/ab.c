@@ -390,7 +390,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		OPT_STRING(0, "min-effect", &a.min_effect, "PCT",
 			   "smallest change called a verdict (2)"),
 		OPT_STRING(0, "control-tolerance", &a.tolerance, "PCT",
-			   "how far a control may move (2)"),
+			   "how far a control's 95% CI may reach (2)"),
 		OPT_LIST(0, "require-flag", &a.required, "STR",
 			 "refuse commands without STR (repeatable)"),
 		OPT_LIST(0, "config", &a.config, "K=V",
