@@ -400,3 +400,15 @@ sweep() {
 	assert_success
 	assert_line 'No sweep fit: the metric is higher-is-better and a value <= 0 has no reciprocal to fit.'
 }
+
+@test "a drift warning names the count of the point that drifted" {
+	plant m.10 A 100 100 100 100 100 100 100 100 100 100
+	plant m.10 B 90 90 90 90 90 90 90 90 90 90
+	# A at 100 iterations climbs run after run
+	plant m.100 A 100 101 102 103 104 105 106 107 108 109
+	plant m.100 B 90 90 90 90 90 90 90 90 90 90
+	sweep --iters 10,100 -n 10
+	assert_success
+	assert_line --regexp '^- warning: drift: arm A of `sh .*/r\.sh m \{iters\}` \(iters 100\) trends over its runs '
+	refute_output --regexp 'drift: .*\(iters 10\)'
+}

@@ -216,12 +216,16 @@ static void check_drift(struct ab_result *r, const struct ab_point *p,
 	first = stats_median(v, h);
 	second = stats_median(v + h, n - h);
 	if (pt < alpha && first > 0 && fabs(second / first - 1) >= min_effect)
+		/* the point's count, when it has one (%.0ld prints no 0) */
 		strvec_push_owned(
 			&r->warnings,
-			xasprintf("drift: arm %c of `%s` trends over its runs "
-				  "(Mann-Kendall p = %.2g, below %.2g); its "
-				  "second half is %+.1f%% off the first",
-				  arm_b ? 'B' : 'A', p->workload, pt, alpha,
+			xasprintf("drift: arm %c of `%s`%s%.0ld%s trends over "
+				  "its runs (Mann-Kendall p = %.2g, below "
+				  "%.2g); its second half is %+.1f%% off the "
+				  "first",
+				  arm_b ? 'B' : 'A', p->workload,
+				  p->iters ? " (iters " : "", p->iters,
+				  p->iters ? ")" : "", pt, alpha,
 				  (second / first - 1) * 100));
 }
 
