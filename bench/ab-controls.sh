@@ -8,6 +8,8 @@
 #   TRIALS         A/Bs per case (default: 100; 2 to 3 s each)
 #   OTHER_BIN_DIR  another build (say main's) measured side by side on the
 #                  same seeds, one more row per case
+# SIGMA (0.03) sets the noise of every workload, SEED0 (0) offsets the
+# seeds, CASES ("6 2") picks the cases.
 #
 # Each trial is `ab -n 10 --iters 16,64,256` of a seeded generator (3%
 # log-normal noise around 1000 us + 2 us x iters, the same in both arms)
@@ -24,6 +26,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN_DIR=$(cd "${1:-$ROOT/build}" && pwd)
 TRIALS=${2:-100}
+SEED0=${SEED0:-0} CASES=${CASES:-6 2}
+export SIGMA=${SIGMA:-0.03}
 OTHER=${3:+$(cd "$3" && pwd)}
 for b in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
 	[ -x "$b/git-campaign" ] || {
@@ -125,19 +129,20 @@ trial() {
 		head -1)"
 }
 
-printf '| build | case | A/Bs | INVALID | false-INVALID rate | steady | unvouched |\n'
-printf '|---|---|---:|---:|---:|---:|---:|\n'
+printf '| build | case | noise | A/Bs | INVALID | false-INVALID rate | steady | unvouched |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|\n'
 for bin in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
-	for c in ' {iters}:6 control tests' ':2 control tests'; do
-		iters=${c%%:*} name=${c#*:} inv=0 steady=0 unv=0
-		for ((s = 1; s <= TRIALS; s++)); do
+	for c in $CASES; do
+		iters=$([ "$c" = 6 ] && echo ' {iters}' || true)
+		name="$c control tests" inv=0 steady=0 unv=0
+		for ((s = SEED0 + 1; s <= SEED0 + TRIALS; s++)); do
 			read -r rc said < <(trial "$bin" "$iters" "$s")
 			[ "$rc" = 1 ] && inv=$((inv + 1))
 			[ "$said" = steady ] && steady=$((steady + 1))
 			[ "$said" = unvouched ] && unv=$((unv + 1))
 		done
-		printf '| %s | %s | %d | %d | %.1f%% | %d | %d |\n' \
-			"$bin" "$name" "$TRIALS" "$inv" \
+		printf '| %s | %s | %s | %d | %d | %.1f%% | %d | %d |\n' \
+			"$bin" "$name" "$SIGMA" "$TRIALS" "$inv" \
 			"$(awk "BEGIN { print 100 * $inv / $TRIALS }")" \
 			"$steady" "$unv"
 	done
