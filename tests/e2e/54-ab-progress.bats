@@ -29,19 +29,20 @@ on_tty() {
 
 @test "on a terminal each run shows its arm, its number among all runs, the count, the median with its unit and an ETA" {
 	on_tty 300 "git campaign ab --build true --run '$prog {iters}' --control '$prog 2000' --iters 16,64 -n 3 --metric 're:time: ([0-9]+);unit=us' >$WORLD/table"
-	grep -q '| 64 | 1064 us | 1064 us | .* | no verdict |$' "$WORLD/table" ||
+	grep -q '| 64 | 1064 us | 1064 us | .* | no verdict (unvouched) |$' "$WORLD/table" ||
 		fail "$(cat "$WORLD/table")"
 	! grep -qF '{iters}' "$WORLD/tty" || fail "a literal {iters}: $(cat "$WORLD/tty")"
-	grep -qx "A 1/32 warm-up iters 16 $prog 16" "$WORLD/tty" || fail "$(cat "$WORLD/tty")"
-	grep -q "^[AB] 2/32 warm-up iters 16 $prog 16  ETA [0-9]*:[0-9][0-9]$" "$WORLD/tty" ||
+	grep -qx "A 1/24 warm-up iters 16 $prog 16" "$WORLD/tty" || fail "$(cat "$WORLD/tty")"
+	grep -q "^[AB] 2/24 warm-up iters 16 $prog 16  ETA [0-9]*:[0-9][0-9]$" "$WORLD/tty" ||
 		fail "$(cat "$WORLD/tty")"
-	grep -q "^[AB] [0-9]*/32 iters 64 $prog 64  median 1064 us  ETA [0-9:]*$" "$WORLD/tty" ||
+	grep -q "^[AB] [0-9]*/24 iters 64 $prog 64  median 1064 us  ETA [0-9:]*$" "$WORLD/tty" ||
 		fail "$(cat "$WORLD/tty")"
-	grep -q "^[AB] [0-9]*/32 iters 16 $prog 2000  median 3000 us  ETA" "$WORLD/tty" ||
+	# the control takes no count: one point, run once per round
+	grep -q "^[AB] [0-9]*/24 $prog 2000  median 3000 us  ETA" "$WORLD/tty" ||
 		fail "$(cat "$WORLD/tty")"
 	# one count over every point and arm: it never starts again
-	run sh -c "grep -o '^[AB] [0-9]*/32' '$WORLD/tty' | cut -d' ' -f2 | cut -d/ -f1 | tr '\n' ' '"
-	[ "$output" = "$(seq -s ' ' 1 32) " ] || fail "counts: $output"
+	run sh -c "grep -o '^[AB] [0-9]*/24' '$WORLD/tty' | cut -d' ' -f2 | cut -d/ -f1 | tr '\n' ' '"
+	[ "$output" = "$(seq -s ' ' 1 24) " ] || fail "counts: $output"
 }
 
 @test "a command too long for the terminal is shortened from the left, so its arguments stay" {
