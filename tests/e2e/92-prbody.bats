@@ -228,7 +228,7 @@ section 'Backends and OS tested' has a placeholder left"
 	git config campaign.umbrella 5
 	run --separate-stderr git campaign umbrella sync --dry-run
 	assert_success
-	assert_line --regexp '^- \[ \] #7 .* \(`fix-pass`\) — open: faster, B/A 0\.951 \[0\.9[0-9]+, 0\.9[0-9]+\] on `\./prog 100` \(A/B #[0-9]+\)$'
+	assert_line --regexp '^- \[ \] #7 .* \(`fix-pass`\) — open: faster, B/A 0\.950 \[0\.9[0-9]+, 0\.9[0-9]+\] on `\./prog 100` \(A/B #[0-9]+\)$'
 }
 
 @test "one machine has one label: the A/B table, the test baselines and the backends tested name it alike" {
