@@ -694,11 +694,34 @@ int gitlite_remote_name_valid(const char *name)
 	return ok;
 }
 
+/* The files backend reads no objects: git answers, found as proc_git
+ * finds the repository. */
+static int files_is_ancestor(void *store, const char *ancestor,
+			     const char *descendant)
+{
+	const char *args[] = {"merge-base", "--is-ancestor", ancestor,
+			      descendant, NULL};
+	struct proc_opts po = {.stdin_null = 1, .cap = 4096};
+	struct proc_result r = PROC_RESULT_INIT;
+	struct error err = ERROR_INIT;
+	int rc;
+
+	(void)store;
+	if (proc_git(&r, args, &po, &err) < 0)
+		rc = GCAMP_EFATAL;
+	else
+		rc = r.status == 0 ? 1 : r.status == 1 ? 0 : GCAMP_EFATAL;
+	proc_result_release(&r);
+	error_clear(&err);
+	return rc;
+}
+
 static const struct refs_backend files_backend = {
-	"files",
-	files_resolve,
-	files_head_branch,
-	files_for_each_prefix,
+	.name = "files",
+	.resolve = files_resolve,
+	.head_branch = files_head_branch,
+	.for_each_prefix = files_for_each_prefix,
+	.is_ancestor = files_is_ancestor,
 };
 
 void gitlite_refs(struct refs *out, const struct gitlite *g)

@@ -3,6 +3,7 @@
 #include "io/refs.h"
 
 #include <stdlib.h>
+#include <strings.h>
 
 #include "util/xalloc.h"
 
@@ -38,4 +39,14 @@ int refs_for_each_prefix(const struct refs *r, const char *prefix,
 			 void *data)
 {
 	return r->be->for_each_prefix(r->store, prefix, fn, data);
+}
+
+int refs_is_ancestor(const struct refs *r, const char *ancestor,
+		     const char *descendant)
+{
+	if (!strcasecmp(ancestor, descendant))
+		return 1;
+	if (!r->be->is_ancestor)
+		return GCAMP_EFATAL;
+	return r->be->is_ancestor(r->store, ancestor, descendant);
 }

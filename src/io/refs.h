@@ -21,6 +21,9 @@ struct refs_backend {
 			       int (*fn)(const char *refname, const char *oid,
 					 void *data),
 			       void *data);
+	/* NULL: refs_is_ancestor answers GCAMP_EFATAL */
+	int (*is_ancestor)(void *store, const char *ancestor,
+			   const char *descendant);
 };
 
 /* A backend and its store; made by gitlite_refs() or repo_refs(), it
@@ -56,5 +59,12 @@ int refs_for_each_prefix(const struct refs *r, const char *prefix,
 			 int (*fn)(const char *refname, const char *oid,
 				   void *data),
 			 void *data);
+
+/* 1 when commit ancestor (40 hexadecimal digits) is descendant or one of
+ * its ancestors, as `git merge-base --is-ancestor` answers; 0 when not; a
+ * negative GCAMP_E* code when it cannot be told (an object is missing,
+ * the backend cannot walk commits). Records no error. */
+int refs_is_ancestor(const struct refs *r, const char *ancestor,
+		     const char *descendant);
 
 #endif

@@ -229,11 +229,43 @@ out:
 	return rc;
 }
 
+/* A short first-parent walk answers for the usual stacked branch (linear,
+ * a few commits above its parent) without the merge-base walk. */
+static int lg_is_ancestor(void *store, const char *ancestor,
+			  const char *descendant)
+{
+	git_commit *c = NULL;
+	git_oid a, d, id;
+	size_t n;
+	int rc;
+
+	if (git_oid_fromstr(&a, ancestor) < 0 ||
+	    git_oid_fromstr(&d, descendant) < 0)
+		return GCAMP_EFATAL;
+	for (id = d, n = 0; n < 64; n++) {
+		if (git_oid_equal(&id, &a)) {
+			git_commit_free(c);
+			return 1;
+		}
+		git_commit_free(c);
+		c = NULL;
+		if (git_commit_lookup(&c, store, &id) < 0 ||
+		    git_commit_parentcount(c) == 0)
+			break;
+		id = *git_commit_parent_id(c, 0);
+	}
+	git_commit_free(c);
+	rc = git_graph_descendant_of(store, &d, &a);
+	git_error_clear();
+	return rc < 0 ? GCAMP_EFATAL : rc;
+}
+
 static const struct refs_backend libgit2_backend = {
-	"libgit2",
-	lg_resolve,
-	lg_head_branch,
-	lg_for_each_prefix,
+	.name = "libgit2",
+	.resolve = lg_resolve,
+	.head_branch = lg_head_branch,
+	.for_each_prefix = lg_for_each_prefix,
+	.is_ancestor = lg_is_ancestor,
 };
 
 void repo_refs(struct refs *out, git_repository *repo)

@@ -169,7 +169,7 @@ user_hook() { # user_hook PATH EXIT: a hook that logs its run and stdin
 }
 
 @test "the hooks reached through the pre-commit framework's variables" {
-	git branch -q a develop
+	git branch -q a "$(git commit-tree -p develop -m a2 'develop^{tree}')"
 	git branch -q b develop
 	git config branch.b.campaignParent a
 	git config branch.b.campaignParentTip 0000000000000000000000000000000000000001

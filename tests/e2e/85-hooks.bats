@@ -365,7 +365,8 @@ restack_answers() {
 	git checkout -q b
 	run --separate-stderr git rebase -q a
 	assert_success
-	[ "$(git campaign status --json | python3 -c 'import json,sys; print([s["branch"] for s in json.load(sys.stdin)["stack"] if s["needs_restack"]])')" = "['b', 'c']" ]
+	# b now holds a's tip: only c, on the old b, needs a restack
+	[ "$(git campaign status --json | python3 -c 'import json,sys; print([s["branch"] for s in json.load(sys.stdin)["stack"] if s["needs_restack"]])')" = "['c']" ]
 	[[ $stderr == *"'c' is stacked on 'b', which moved"* ]]
 }
 

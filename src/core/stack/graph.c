@@ -92,27 +92,53 @@ static int first_parent_walk(size_t *steps, git_repository *repo,
 	return 0;
 }
 
+/*
+ * The commit graph is the truth, the recorded tip a hint: the upstream is
+ * the newer of the recorded parent tip (when the branch still holds it)
+ * and the merge base with the parent's tip now. A branch rebased by hand
+ * (`git rebase PARENT`, `git pull --rebase`, `git rebase --update-refs`)
+ * holds the parent's tip, which is then its merge base: nothing of the
+ * parent's is replayed again.
+ */
 int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
 		   const git_oid *tip, const git_oid *parent_now,
 		   struct error *err)
 {
-	git_oid was;
-	size_t steps;
-	int rc;
+	git_oid was, mb;
+	size_t steps, mb_steps;
+	int rc, have_was;
 
-	if (recorded && git_oid_fromstr(&was, recorded) == 0 &&
-	    (first_parent_walk(&steps, repo, tip, &was, 1000) ||
-	     git_graph_descendant_of(repo, tip, &was) == 1)) {
+	/* the usual case of a branch up to date: its parent's tip below */
+	if (first_parent_walk(&steps, repo, tip, parent_now, 1000)) {
+		*out = *parent_now;
+		return 0;
+	}
+	steps = (size_t)-1;
+	have_was = recorded && git_oid_fromstr(&was, recorded) == 0 &&
+		   (first_parent_walk(&steps, repo, tip, &was, 1000) ||
+		    git_graph_descendant_of(repo, tip, &was) == 1);
+	git_error_clear();
+	rc = git_merge_base(&mb, repo, tip, parent_now);
+	if (rc < 0 && have_was) {
+		git_error_clear();
 		*out = was;
 		return 0;
 	}
-	git_error_clear();
-	rc = git_merge_base(out, repo, tip, parent_now);
 	if (rc == GIT_ENOTFOUND)
 		return error_set(err, GCAMP_ENOTFOUND,
 				 "no common history with the parent");
 	if (rc < 0)
 		return error_git(err, rc, "cannot find a merge base");
+	if (!have_was || git_oid_equal(&mb, &was)) {
+		*out = mb;
+		return 0;
+	}
+	/* on the branch's first-parent line, the one met first is newer */
+	if (first_parent_walk(&mb_steps, repo, tip, &mb, 1000))
+		*out = mb_steps < steps ? mb : was;
+	else
+		*out = git_graph_descendant_of(repo, &mb, &was) == 1 ? mb : was;
+	git_error_clear();
 	return 0;
 }
 

@@ -21,7 +21,7 @@ struct stack_branch {
 	int exists;	  /* refs/heads/NAME resolves */
 	git_oid parent_oid;
 	int parent_found;  /* the parent resolves (locally or on the remote) */
-	int needs_restack; /* the parent moved since parent_tip */
+	int needs_restack; /* it lacks its parent's tip (stack/model.h) */
 	size_t parent_idx; /* the parent's index when stacked, else STACK_NONE
 			    */
 	int in_cycle;	   /* its chain of parents loops */
@@ -49,9 +49,10 @@ size_t stack_find(const struct stack_graph *g, const char *name);
 /* 1 when d is i or one of i's descendants through recorded parents. */
 int stack_is_descendant(const struct stack_graph *g, size_t d, size_t i);
 
-/* The commit to replay a branch from: its recorded parent tip when that is
- * an ancestor of (or equal to) tip, else the merge base of tip and
- * parent_now. GCAMP_ENOTFOUND when the two share no history. */
+/* The commit to replay a branch from: the newer of its recorded parent
+ * tip (when that is an ancestor of, or equal to, tip) and the merge base
+ * of tip and parent_now; parent_now itself when tip holds it (nothing to
+ * replay). GCAMP_ENOTFOUND when the two share no history. */
 int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
 		   const git_oid *tip, const git_oid *parent_now,
 		   struct error *err);

@@ -82,14 +82,15 @@ void stack_model_resolve(struct stack_model *m, const struct refs *refs,
 	for (i = 0; i < m->n; i++) {
 		struct stack_rel *r = &m->rel[i];
 
-		if (refs_branch_tip(r->parent_now, refs, remote, r->parent) <
-		    0) {
+		r->needs_restack = 0;
+		if (refs_branch_tip(r->parent_now, refs, remote, r->parent) < 0)
 			r->parent_now[0] = '\0';
-			r->needs_restack = 0;
+		if (refs_branch_tip(r->tip_now, refs, NULL, r->branch) < 0)
+			r->tip_now[0] = '\0';
+		if (!r->parent_now[0] || !r->tip_now[0])
 			continue;
-		}
-		r->needs_restack =
-			stack_model_needs_restack(r->parent_tip, r->parent_now);
+		r->needs_restack = stack_model_needs_restack(
+			refs, r->parent_tip, r->parent_now, r->tip_now);
 	}
 }
 
@@ -150,7 +151,12 @@ int stack_model_same_commit(const char *a, const char *b)
 	       !memcmp(x, y, sizeof(x));
 }
 
-int stack_model_needs_restack(const char *recorded, const char *parent_tip)
+int stack_model_needs_restack(const struct refs *refs, const char *recorded,
+			      const char *parent_tip, const char *tip_now)
 {
+	int rc = refs_is_ancestor(refs, parent_tip, tip_now);
+
+	if (rc >= 0)
+		return !rc;
 	return !stack_model_same_commit(recorded, parent_tip);
 }

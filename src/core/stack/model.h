@@ -16,7 +16,8 @@ struct stack_rel {
 	char *parent;	  /* campaignParent */
 	char *parent_tip; /* campaignParentTip as recorded, or NULL */
 	char parent_now[REFS_HEX_SIZE]; /* the parent's tip now, "" when gone */
-	int needs_restack; /* the parent is there and moved since parent_tip */
+	char tip_now[REFS_HEX_SIZE];	/* the branch's own tip, "" when gone */
+	int needs_restack; /* the branch lacks its parent's current tip */
 };
 
 struct stack_model {
@@ -41,9 +42,9 @@ int stack_model_add(const char *key, const char *value, void *data);
 
 /* Once every entry is in: forgets the tips of branches that have no
  * parent, then finds each parent's tip through refs (the local branch,
- * else remote's when remote is not NULL) and sets needs_restack by
- * stack_model_needs_restack(). A parent that is gone never needs a
- * restack (parent_now is ""). */
+ * else remote's when remote is not NULL) and the branch's own, and sets
+ * needs_restack by stack_model_needs_restack(). A parent or a branch that
+ * is gone never needs a restack (parent_now or tip_now is ""). */
 void stack_model_resolve(struct stack_model *m, const struct refs *refs,
 			 const char *remote);
 
@@ -59,10 +60,16 @@ void stack_model_release(struct stack_model *m);
  * case) of the same object; they are compared decoded. */
 int stack_model_same_commit(const char *a, const char *b);
 
-/* The restack rule: 1 when a branch based on recorded (campaignParentTip;
- * NULL when it was never recorded) must be restacked onto a parent whose
- * tip is now parent_tip, that is when recorded is missing, is not an
- * object id, or names another commit; else 0. */
-int stack_model_needs_restack(const char *recorded, const char *parent_tip);
+/* The restack rule, the one that status, the stack commands and the
+ * pre-push hook decide with: the commit graph is the truth. A branch whose
+ * tip is tip_now must be restacked (1) when it does not contain its
+ * parent's current tip parent_tip, asked of refs (refs_is_ancestor); it
+ * needs none (0) when it does, whatever recorded (campaignParentTip, a
+ * hint for where its own commits start) says, so that a branch brought up
+ * to date by `git rebase` or `git rebase --update-refs` is in order. Only
+ * when the graph cannot be read does recorded decide: 1 when it is
+ * missing, not an object id, or another commit than parent_tip. */
+int stack_model_needs_restack(const struct refs *refs, const char *recorded,
+			      const char *parent_tip, const char *tip_now);
 
 #endif

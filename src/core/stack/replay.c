@@ -97,6 +97,95 @@ out:
 	return rc;
 }
 
+int restack_check_linear(git_repository *repo, const git_oid *upstream,
+			 const git_oid *tip, const char *branch,
+			 struct error *err)
+{
+	git_oid *list = NULL;
+	size_t n;
+	int rc = range(&list, &n, repo, upstream, tip, branch, err);
+
+	free(list);
+	if (rc < 0 && strstr(err->msg, "merge commit"))
+		error_hint(err, "flatten it with 'git rebase' onto its parent "
+				"first: nothing was restacked");
+	return rc;
+}
+
+/* The patch id of commit id's change to its first parent (git patch-id's
+ * sense: the same change made anywhere has the same id); -1 for a merge or
+ * a root commit, or when it cannot be read. */
+static int commit_patchid(git_oid *out, git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL, *p = NULL;
+	git_tree *tc = NULL, *tp = NULL;
+	git_diff *diff = NULL;
+	int rc = -1;
+
+	if (git_commit_lookup(&c, repo, id) < 0 ||
+	    git_commit_parentcount(c) != 1 || git_commit_parent(&p, c, 0) < 0 ||
+	    git_commit_tree(&tc, c) < 0 || git_commit_tree(&tp, p) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, tp, tc, NULL) < 0 ||
+	    git_diff_patchid(out, diff, NULL) < 0)
+		goto out;
+	rc = 0;
+out:
+	git_error_clear();
+	git_diff_free(diff);
+	git_tree_free(tc);
+	git_tree_free(tp);
+	git_commit_free(c);
+	git_commit_free(p);
+	return rc;
+}
+
+/* At most this many commits of the new base are compared by patch id. */
+#define PATCHID_CAP 2000
+
+/*
+ * As git rebase does, drops from list (in place) the commits whose change
+ * is already in base, by patch id: a commit of base's history that the
+ * branch (tip) does not hold and that makes the same change. Returns how
+ * many were dropped. A base that is far ahead (more than PATCHID_CAP
+ * commits) is compared on its newest commits only.
+ */
+static size_t drop_already_in(git_repository *repo, const git_oid *base,
+			      const git_oid *tip, git_oid *list, size_t *n)
+{
+	git_revwalk *w = NULL;
+	git_oid id, *ids = NULL;
+	size_t nids = 0, i, k, dropped = 0;
+
+	if (!*n || git_revwalk_new(&w, repo) < 0 ||
+	    git_revwalk_push(w, base) < 0 || git_revwalk_hide(w, tip) < 0)
+		goto out;
+	ids = xcalloc(PATCHID_CAP + 1, sizeof(*ids));
+	while (nids < PATCHID_CAP && git_revwalk_next(&id, w) == 0)
+		if (commit_patchid(&ids[nids], repo, &id) == 0)
+			nids++;
+	if (!nids)
+		goto out;
+	for (i = k = 0; i < *n; i++) {
+		git_oid pid;
+		size_t j;
+		int hit = 0;
+
+		if (commit_patchid(&pid, repo, &list[i]) == 0)
+			for (j = 0; j < nids && !hit; j++)
+				hit = git_oid_equal(&pid, &ids[j]);
+		if (hit)
+			dropped++;
+		else
+			list[k++] = list[i];
+	}
+	*n = k;
+out:
+	git_error_clear();
+	free(ids);
+	git_revwalk_free(w);
+	return dropped;
+}
+
 cJSON *oid_pair_json(const git_oid *a, const git_oid *b)
 {
 	cJSON *p = cJSON_CreateArray();
@@ -479,15 +568,18 @@ static const git_oid *new_base(const struct stack_op *op, size_t i)
 }
 
 static void done_line(struct restack_result *out, const struct op_branch *b,
-		      size_t n, size_t dropped)
+		      size_t n, size_t dropped, size_t already)
 {
-	char o[8], w[8];
+	char o[8], w[8], in[64] = "";
 
 	git_oid_tostr(o, sizeof(o), &b->old);
 	git_oid_tostr(w, sizeof(w), &b->new);
+	if (already)
+		snprintf(in, sizeof(in), ", %zu already upstream, dropped",
+			 already);
 	strvec_push_owned(&out->done,
-			  xasprintf("%s: %s -> %s (%zu commit%s%s)", b->name, o,
-				    w, n, n == 1 ? "" : "s",
+			  xasprintf("%s: %s -> %s (%zu commit%s%s%s)", b->name,
+				    o, w, n, n == 1 ? "" : "s", in,
 				    dropped ? ", empty ones dropped" : ""));
 }
 
@@ -679,7 +771,7 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 		rc = replay_list(&r, &base, list, n);
 		if (rc == 0 &&
 		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
-			done_line(out, &op->b[i], n + 1, r.dropped);
+			done_line(out, &op->b[i], n + 1, r.dropped, 0);
 		free(list);
 		list = NULL;
 		cJSON_Delete(r.notes);
@@ -690,6 +782,7 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 	for (i = 0; i < op->n; i++) {
 		struct op_branch *b = &op->b[i];
 		git_oid base;
+		size_t already;
 
 		if (b->pidx >= 0 && op->b[b->pidx].skipped)
 			b->skipped = 1; /* its parent stays: so does it */
@@ -699,13 +792,14 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 				&ctx->err)) < 0)
 			return rc;
 		base = *new_base(op, i);
+		already = drop_already_in(repo, &base, &b->old, list, &n);
 		r.branch = i;
 		r.dropped = 0;
 		r.notes = cJSON_CreateArray();
 		rc = replay_list(&r, &base, list, n);
 		if (rc == 0 &&
 		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
-			done_line(out, b, n, r.dropped);
+			done_line(out, b, n, r.dropped, already);
 		free(list);
 		list = NULL;
 		cJSON_Delete(r.notes);

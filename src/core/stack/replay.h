@@ -27,6 +27,12 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
  * journal closed. */
 int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 		      struct restack_result *out);
+/* Refuses (GCAMP_EFATAL, with a hint) a branch whose own commits,
+ * upstream..tip, hold a merge commit: restack replays linear branches
+ * only. Checked while planning, before the operation begins. */
+int restack_check_linear(git_repository *repo, const git_oid *upstream,
+			 const git_oid *tip, const char *branch,
+			 struct error *err);
 /* "1234567 subject" of a commit (caller frees). */
 char *restack_describe(git_repository *repo, const git_oid *id);
 /* The paths in conflict in idx, appended to out. */

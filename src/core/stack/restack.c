@@ -290,10 +290,11 @@ static int queue_branch(struct planning *p, size_t i)
 	rc = stack_upstream(&ob->upstream, p->repo, b->parent_tip, &b->tip,
 			    &b->parent_oid, &p->ctx->err);
 	if (rc < 0)
-		error_set(&p->ctx->err, rc,
-			  "'%s' has no history in common with '%s'", b->name,
-			  b->parent);
-	return rc;
+		return error_set(&p->ctx->err, rc,
+				 "'%s' has no history in common with '%s'",
+				 b->name, b->parent);
+	return restack_check_linear(p->repo, &ob->upstream, &b->tip, b->name,
+				    &p->ctx->err);
 }
 
 /* The branches of the operation, parents first, into op. */
