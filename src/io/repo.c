@@ -404,14 +404,42 @@ out:
 
 /* 1 when the HEAD of the worktree whose git directory is git_dir is
  * refs/heads/BRANCH, read through the files backend */
+/* 1 when file DIR/name's first line is want (git's head-name and
+ * BISECT_START) */
+static int first_line_is(const char *dir, const char *name, const char *want)
+{
+	char *path = xasprintf("%s%s", dir, name), line[4096];
+	FILE *fp = fopen(path, "r");
+	int is = 0;
+
+	if (fp && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = 0;
+		is = !strcmp(line, want);
+	}
+	if (fp)
+		fclose(fp);
+	free(path);
+	return is;
+}
+
+/* 1 when the work tree of git_dir has branch: checked out, or in a rebase
+ * or a bisect that started from it (HEAD is detached then), as git's own
+ * "is checked out at" check counts them */
 static int head_is(const char *git_dir, const char *common, const char *branch)
 {
 	struct error ignored = ERROR_INIT;
 	struct gitlite g;
 	struct refs r;
-	char *cur = NULL;
+	char *cur = NULL, *ref = xasprintf("refs/heads/%s", branch);
 	int is;
 
+	is = first_line_is(git_dir, "rebase-merge/head-name", ref) ||
+	     first_line_is(git_dir, "rebase-apply/head-name", ref) ||
+	     first_line_is(git_dir, "BISECT_START", branch) ||
+	     first_line_is(git_dir, "BISECT_START", ref);
+	free(ref);
+	if (is)
+		return 1;
 	gitlite_open_dirs(&g, git_dir, common);
 	gitlite_refs(&r, &g);
 	is = refs_head_branch(&cur, &r, &ignored) == 0 && cur &&
@@ -431,7 +459,8 @@ void repo_branch_elsewhere(char **out, git_repository *repo, const char *branch)
 	DIR *dir;
 
 	*out = NULL;
-	/* the main work tree's HEAD is in the common dir */
+	/* the main work tree's HEAD (and its rebase state) is in the common
+	 * dir */
 	if (strcmp(common, mine) && head_is(common, common, branch) &&
 	    !git_repository_is_bare(repo))
 		*out = xstrdup("the main work tree");

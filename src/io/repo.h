@@ -55,7 +55,9 @@ int repo_worktree_dirty(git_repository *repo, char **paths, struct error *err);
 /* The other work tree that has branch checked out, in *out (caller frees):
  * its path, "the main work tree", or the worktree's name when its gitdir
  * file cannot be read; NULL when no other work tree has it. Each HEAD is
- * read through the files backend of io/refs.h. */
+ * read through the files backend of io/refs.h; a branch that a work tree
+ * is rebasing or bisecting (rebase-merge/head-name, rebase-apply/head-name,
+ * BISECT_START) counts as checked out there, as git counts it. */
 void repo_branch_elsewhere(char **out, git_repository *repo,
 			   const char *branch);
 
