@@ -360,13 +360,18 @@ static int stack_continue_cmd(int argc, const char **argv, struct ctx *ctx)
 static int stack_abort_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
-	int rc;
+	size_t i;
+	int rc, left = 0;
 
 	if (verb_args(&rc, argc, argv, NULL, abort_usage, 0, 0) < 0)
 		return rc;
 	if (restack_abort(&r, ctx) < 0)
 		return cmd_fail(ctx);
-	printf("aborted #%lld: every branch is back\n", r.op_id);
+	print_lines(&r.notes, "");
+	for (i = 0; i < r.notes.nr; i++)
+		left |= !strncmp(r.notes.v[i], "left '", 6);
+	printf("aborted #%lld: %s\n", r.op_id,
+	       left ? "the rest is back" : "every branch is back");
 	restack_result_release(&r);
 	return 0;
 }

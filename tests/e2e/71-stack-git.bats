@@ -207,3 +207,22 @@ upstream_revert() {
 	assert_output --partial 's2 (2 commits)'
 	refute_output --partial 's2 (2 commits, needs restack)'
 }
+
+@test "restacked commits name the current identity and time as committer, and keep their author" {
+	make_stack 2
+	git checkout -q s2
+	echo c >>b
+	GIT_COMMITTER_NAME=Colleague GIT_COMMITTER_EMAIL=col@example.com \
+		GIT_COMMITTER_DATE=2020-01-01T00:00:00Z \
+		GIT_AUTHOR_NAME=Colleague GIT_AUTHOR_EMAIL=col@example.com \
+		GIT_AUTHOR_DATE=2020-01-01T00:00:00Z \
+		git commit -qam "s2: a colleague's change"
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	GIT_COMMITTER_DATE=2026-12-01T08:00:00Z run --separate-stderr \
+		git campaign stack restack --all
+	assert_success
+	[ "$(git log -1 --format='%cn <%ce> %cI' s2)" = 'C O Mitter <committer@example.com> 2026-12-01T08:00:00+00:00' ]
+	[ "$(git log -1 --format='%an <%ae> %aI' s2)" = 'Colleague <col@example.com> 2020-01-01T00:00:00+00:00' ]
+}

@@ -7,15 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include "core/records/journal.h"
 #include "core/stack/graph.h"
+#include "core/stack/recover.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
 #include "util/clock.h"
+#include "util/strvec.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -153,7 +156,7 @@ static size_t json_index(const cJSON *o)
 
 /* Replays the journal of op into its state. */
 static int op_load(struct stack_op **out, struct db *db, long long id,
-		   struct error *err)
+		   const char *kind, struct error *err)
 {
 	struct journal_step *steps = NULL;
 	struct stack_op *op = xcalloc(1, sizeof(*op));
@@ -237,7 +240,11 @@ static int op_load(struct stack_op **out, struct db *db, long long id,
 			goto out;
 		}
 	}
-	if (!op->kind) {
+	if (!op->kind && kind) {
+		/* killed between journal_begin and its plan: nothing moved */
+		op->kind = xstrdup(kind);
+		op->planless = 1;
+	} else if (!op->kind) {
 		rc = error_set(err, GCAMP_EFATAL,
 			       "the journal of operation %lld has no plan", id);
 		goto out;
@@ -258,13 +265,25 @@ int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id)
 	*out = NULL;
 	if ((rc = ctx_db(&db, ctx, DB_CREATE)) < 0)
 		return rc;
-	return op_load(out, db, id, &ctx->err);
+	return op_load(out, db, id, NULL, &ctx->err);
 }
 
 static int is_stack_kind(const char *kind)
 {
 	return !strcmp(kind, "restack") || !strcmp(kind, "stack-delete") ||
 	       !strcmp(kind, "undo");
+}
+
+/* "2026-11-29T12:00:00Z" as seconds since the epoch; 0 when not that */
+static long long iso_epoch(const char *iso)
+{
+	int y, mo, d, h, mi, sec;
+
+	if (!iso ||
+	    sscanf(iso, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6)
+		return 0;
+	return clock_days_from_civil(y, mo, d) * 86400 + h * 3600LL +
+	       mi * 60LL + sec;
 }
 
 static int pid_alive(long long pid)
@@ -296,7 +315,9 @@ int stack_op_unfinished(struct stack_op **out, struct ctx *ctx)
 			error_hint(&ctx->err, "wait for it to finish");
 			break;
 		}
-		rc = op_load(out, db, ops[i].id, &ctx->err);
+		rc = op_load(out, db, ops[i].id, ops[i].kind, &ctx->err);
+		if (rc == 0)
+			(*out)->started = iso_epoch(ops[i].started_at);
 		break;
 	}
 	journal_ops_free(ops, n);
@@ -308,7 +329,10 @@ int stack_op_none_pending(struct ctx *ctx)
 	struct stack_op *op = NULL;
 	int rc = stack_op_unfinished(&op, ctx);
 
-	if (rc == 0 && op) {
+	if (rc == 0 && op && op->planless) {
+		/* it changed nothing: closed, it is no longer in the way */
+		rc = stack_op_finish(op, ctx, 0);
+	} else if (rc == 0 && op) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "%s #%lld is unfinished", op->kind, op->id);
 		error_hint(&ctx->err,
@@ -435,8 +459,11 @@ static int backup_one(git_repository *repo, const struct stack_op *op,
 		xasprintf("campaign: backup before %s #%lld", op->kind, op->id);
 	int rc = git_reference_create(&ref, repo, name, old, 1, msg);
 
-	if (rc < 0)
+	if (rc < 0) {
 		rc = error_git(err, rc, "cannot save '%s'", name);
+		stack_recover_lock_hint(err, git_repository_commondir(repo),
+					name);
+	}
 	git_reference_free(ref);
 	free(name);
 	free(msg);
@@ -517,8 +544,10 @@ struct ref_tx {
 	git_repository *repo;
 	int inverse; /* revert: each ref goes from "new" back to "old" */
 	git_transaction *tx;
-	git_signature *sig; /* the reflog entries' identity */
-	char *msg;	    /* and their message */
+	git_signature *sig;  /* the reflog entries' identity */
+	char *msg;	     /* and their message */
+	struct strvec *left; /* not NULL: a ref someone else moved is left
+				where it is, and named here */
 };
 
 /* One entry of op->apply's "refs": the ref and the ids it moves between */
@@ -554,6 +583,8 @@ static int check_ref(const struct ref_tx *t, const struct ref_move *m)
 		return 1;
 	if (exists != m->has_from ||
 	    (exists && !git_oid_equal(&now, &m->from))) {
+		if (t->left)
+			return 2;
 		rc = error_set(err, GCAMP_EFATAL,
 			       "'%s' moved during the operation; nothing was "
 			       "changed",
@@ -583,9 +614,14 @@ static int build_transaction(struct ref_tx *t)
 		struct ref_move m;
 
 		ref_move_from_json(&m, e, t->inverse);
-		if ((rc = git_transaction_lock_ref(t->tx, m.name)) < 0)
-			return error_git(&t->ctx->err, rc, "cannot lock '%s'",
-					 m.name);
+		if ((rc = git_transaction_lock_ref(t->tx, m.name)) < 0) {
+			rc = error_git(&t->ctx->err, rc, "cannot lock '%s'",
+				       m.name);
+			stack_recover_lock_hint(
+				&t->ctx->err, git_repository_commondir(t->repo),
+				m.name);
+			return rc;
+		}
 		if ((rc = check_ref(t, &m)) < 0)
 			return rc;
 	}
@@ -606,7 +642,16 @@ static int apply(struct ref_tx *t)
 		ref_move_from_json(&m, e, t->inverse);
 		if ((rc = check_ref(t, &m)) < 0)
 			return rc;
-		if (rc == 1)
+		if (rc == 2)
+			strvec_push_owned(
+				t->left,
+				xasprintf("left '%s' where it is: it moved "
+					  "since %s #%lld began (its tip "
+					  "before is kept under "
+					  "refs/campaign/backup/%s/)",
+					  m.name, t->op->kind, t->op->id,
+					  t->op->name));
+		if (rc)
 			continue;
 		if (m.has_to)
 			rc = git_transaction_set_target(t->tx, m.name, &m.to,
@@ -623,9 +668,10 @@ static int apply(struct ref_tx *t)
 	return 0;
 }
 
-int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse)
+int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
+			struct strvec *left)
 {
-	struct ref_tx t = {op, ctx, NULL, inverse, NULL, NULL, NULL};
+	struct ref_tx t = {op, ctx, NULL, inverse, NULL, NULL, NULL, left};
 	int rc;
 
 	if ((rc = ctx_repo(&t.repo, ctx, 1)) < 0)
@@ -705,7 +751,8 @@ int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 	co.checkout_strategy =
 		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	co.baseline_index = index;
-	if ((rc = changed_paths(&paths, repo, commit, index)) < 0) {
+	if ((rc = changed_paths(&paths, repo, commit, index)) < 0 ||
+	    (rc = stack_recover_done_paths(&paths, repo, commit, index)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot compare with '%s'",
 			       op->head);
 		goto out;
@@ -764,6 +811,8 @@ int stack_op_restore_worktree(struct stack_op *op, struct ctx *ctx)
 	if ((rc = git_checkout_tree(repo, (git_object *)commit, &co)) < 0 ||
 	    (rc = git_repository_set_head(repo, ref)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot restore the work tree");
+		stack_recover_lock_hint(&ctx->err, git_repository_path(repo),
+					"index");
 		goto out;
 	}
 	if (op->index_copy) {
@@ -804,5 +853,7 @@ int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok)
 		unlink(copy);
 		free(copy);
 	}
+	if (op->planless)
+		stack_recover_drop_index_copies(repo, op->id);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "core/base/ctx.h"
+#include "util/strvec.h"
 
 struct op_branch {
 	char *name;
@@ -53,16 +54,23 @@ struct stack_op {
 	cJSON *p_rest, *p_notes;
 	cJSON *apply; /* the updates being applied */
 	int applied, checked;
+	int planless;	   /* killed before its plan step: it changed nothing */
+	int wt_gone;	   /* the linked work tree that ran it was removed */
+	long long started; /* when it began (seconds since the epoch); 0:
+			      not known */
 };
 
 void stack_op_free(struct stack_op *op);
 
 /* The unfinished stack operation in *out (NULL when none; caller frees).
- * One that another live process runs is refused. */
+ * One that another live process runs is refused. One killed before its
+ * plan step comes back with planless set and nothing else: it changed
+ * nothing, and stack_op_finish closes it. */
 int stack_op_unfinished(struct stack_op **out, struct ctx *ctx);
 /* Loads operation id from the journal into *out (caller frees). */
 int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id);
-/* Refuses when a stack operation is unfinished. */
+/* Refuses when a stack operation is unfinished; one that is planless is
+ * closed instead. */
 int stack_op_none_pending(struct ctx *ctx);
 /* Starts op in the journal (kind, summary) and writes its "plan" step. */
 int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary);
@@ -73,8 +81,12 @@ int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
 /* Saves the old tips under refs/campaign/backup/<op>/ and records it. */
 int stack_op_backup(struct stack_op *op, struct ctx *ctx);
 /* Applies (inverse: reverts) op->apply: refs in one transaction, each
- * checked against its expected value first, then the stack records. */
-int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse);
+ * checked against its expected value first, then the stack records. A
+ * ref already at its target is left; one elsewhere (someone else moved
+ * it) refuses everything, or, when left is not NULL, is left where it is
+ * and named in left (abort moves back only what the operation moved). */
+int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
+			struct strvec *left);
 /* Brings the work tree of the checked-out branch to its new tip and HEAD
  * back onto it; records the "checkout" step. */
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx);

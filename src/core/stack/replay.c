@@ -276,7 +276,7 @@ out:
  */
 static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 		      git_repository *repo, const git_oid *id, cJSON *notes,
-		      struct error *err)
+		      const git_signature *committer, struct error *err)
 {
 	git_commit *c = NULL, *p = NULL, *b = NULL;
 	git_tree *tp = NULL, *tb = NULL, *tc = NULL, *tn = NULL;
@@ -337,8 +337,7 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 	}
 	if ((rc = git_tree_lookup(&tn, repo, &tree)) < 0 ||
 	    (rc = git_commit_create(&out, repo, NULL, git_commit_author(c),
-				    git_commit_committer(c),
-				    git_commit_message_encoding(c),
+				    committer, git_commit_message_encoding(c),
 				    git_commit_message_raw(c), tn, 1,
 				    (const git_commit **)&b)) < 0) {
 		rc = error_git(err, rc, "cannot write a commit");
@@ -450,6 +449,7 @@ struct replay {
 	cJSON *notes;	 /* [old, new] pairs of the commits with a note */
 	int no_checkout; /* a conflict is only listed, never checked out */
 	size_t dropped;	 /* commits that became empty */
+	git_signature *committer; /* who rewrites, and when: now */
 };
 
 /*
@@ -547,7 +547,7 @@ static int replay_list(struct replay *r, git_oid *base, const git_oid *list,
 		git_oid onto = *base;
 
 		rc = replay_one(base, &r->dropped, &merged, repo, &list[k],
-				r->notes, &r->ctx->err);
+				r->notes, r->committer, &r->ctx->err);
 		if (rc == 1) {
 			rc = present_conflict(r, &onto, merged, list + k,
 					      n - k);
@@ -735,7 +735,7 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 		trace_printf("restack: updates built");
 	}
 	if (!op->applied) {
-		if ((rc = stack_op_apply_refs(op, ctx, 0)) < 0)
+		if ((rc = stack_op_apply_refs(op, ctx, 0, NULL)) < 0)
 			return rc;
 		op->applied = 1;
 		if ((rc = stack_op_step(op, ctx, "applied", NULL)) < 0)
@@ -749,11 +749,12 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 	return stack_op_finish(op, ctx, 1);
 }
 
-/* Replays every branch not yet done, parents first, then finishes. */
-int restack_run_queue(struct stack_op *op, struct ctx *ctx,
-		      struct restack_result *out, int no_checkout)
+/* restack_run_queue's work, with the committer in r */
+static int run_queue(struct replay *r)
 {
-	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0};
+	struct stack_op *op = r->op;
+	struct ctx *ctx = r->ctx;
+	struct restack_result *out = r->out;
 	git_repository *repo;
 	git_oid *list = NULL;
 	size_t i, n;
@@ -764,18 +765,18 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 	if (op->partial) {
 		git_oid base = op->p_new;
 
-		r.branch = i = op->pi;
-		r.dropped = 0;
-		r.notes = cJSON_Duplicate(op->p_notes, 1);
+		r->branch = i = op->pi;
+		r->dropped = 0;
+		r->notes = cJSON_Duplicate(op->p_notes, 1);
 		list = list_from_json(&n, op->p_rest);
-		rc = replay_list(&r, &base, list, n);
+		rc = replay_list(r, &base, list, n);
 		if (rc == 0 &&
-		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
-			done_line(out, &op->b[i], n + 1, r.dropped, 0);
+		    (rc = record_replay(op, ctx, i, &base, r->notes)) == 0)
+			done_line(out, &op->b[i], n + 1, r->dropped, 0);
 		free(list);
 		list = NULL;
-		cJSON_Delete(r.notes);
-		r.notes = NULL;
+		cJSON_Delete(r->notes);
+		r->notes = NULL;
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
@@ -793,21 +794,36 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 			return rc;
 		base = *new_base(op, i);
 		already = drop_already_in(repo, &base, &b->old, list, &n);
-		r.branch = i;
-		r.dropped = 0;
-		r.notes = cJSON_CreateArray();
-		rc = replay_list(&r, &base, list, n);
+		r->branch = i;
+		r->dropped = 0;
+		r->notes = cJSON_CreateArray();
+		rc = replay_list(r, &base, list, n);
 		if (rc == 0 &&
-		    (rc = record_replay(op, ctx, i, &base, r.notes)) == 0)
-			done_line(out, b, n, r.dropped, already);
+		    (rc = record_replay(op, ctx, i, &base, r->notes)) == 0)
+			done_line(out, b, n, r->dropped, already);
 		free(list);
 		list = NULL;
-		cJSON_Delete(r.notes);
-		r.notes = NULL;
+		cJSON_Delete(r->notes);
+		r->notes = NULL;
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
 	return restack_finish_op(op, ctx, out);
+}
+
+/* Replays every branch not yet done, parents first, then finishes. */
+int restack_run_queue(struct stack_op *op, struct ctx *ctx,
+		      struct restack_result *out, int no_checkout)
+{
+	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0, NULL};
+	int rc;
+
+	/* as git rebase: the committer is who rewrites, and the time now */
+	if ((rc = ctx_signature(&r.committer, ctx, SIG_COMMITTER)) < 0)
+		return rc;
+	rc = run_queue(&r);
+	git_signature_free(r.committer);
+	return rc;
 }
 
 int stack_op_run_fixed(struct stack_op *op, struct ctx *ctx,

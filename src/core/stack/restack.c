@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
+#include "core/stack/recover.h"
 #include "core/stack/replay.h"
 #include "io/repo.h"
+#include "io/signature.h"
 #include "util/buf.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -390,7 +393,30 @@ out:
 	return rc;
 }
 
-static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
+/* 1 when the linked work tree named id (its folder under
+ * $GIT_COMMON_DIR/worktrees) is still there: `git worktree remove` takes
+ * the folder away, an `rm -rf` of the work tree leaves its gitdir file
+ * naming a path that is gone */
+static int worktree_exists(git_repository *repo, const char *id)
+{
+	char *path = xasprintf("%sworktrees/%s/gitdir",
+			       git_repository_commondir(repo), id);
+	char line[4096];
+	FILE *fp = fopen(path, "r");
+	int there = 0;
+
+	if (fp && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = 0;
+		there = access(line, F_OK) == 0;
+	}
+	if (fp)
+		fclose(fp);
+	free(path);
+	return there;
+}
+
+static int need_op(struct stack_op **op, struct ctx *ctx, const char *what,
+		   struct strvec *notes)
 {
 	git_repository *repo;
 	char *wt;
@@ -405,7 +431,18 @@ static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
 		return rc;
 	}
 	wt = stack_worktree_id(repo);
-	if ((*op)->wt && strcmp((*op)->wt, wt)) {
+	if ((*op)->wt && *(*op)->wt && strcmp((*op)->wt, wt) &&
+	    !strcmp(what, "abort") && !worktree_exists(repo, (*op)->wt)) {
+		(*op)->wt_gone = 1;
+	} else if ((*op)->wt && *(*op)->wt && strcmp((*op)->wt, wt) &&
+		   !worktree_exists(repo, (*op)->wt)) {
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "%s #%lld ran in the work tree '%s', which is "
+			       "gone",
+			       (*op)->kind, (*op)->id, (*op)->wt);
+		error_hint(&ctx->err, "undo it from here with 'git campaign "
+				      "stack abort'");
+	} else if ((*op)->wt && strcmp((*op)->wt, wt)) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "%s #%lld runs in another work tree (%s)",
 			       (*op)->kind, (*op)->id,
@@ -413,6 +450,8 @@ static int need_op(struct stack_op **op, struct ctx *ctx, const char *what)
 		error_hint(&ctx->err, "%s it from there", what);
 	}
 	free(wt);
+	if (rc == 0)
+		rc = stack_op_drop_stale_locks(notes, *op, ctx);
 	return rc;
 }
 
@@ -438,6 +477,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	git_tree *tree = NULL;
 	struct strvec paths = STRVEC_INIT;
 	git_note *note = NULL;
+	git_signature *me = NULL;
 	git_oid tid, nid;
 	cJSON *d, *notes;
 	int rc;
@@ -499,9 +539,12 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
 		nid = op->c_onto; /* resolved to nothing: dropped */
 	} else {
+		if ((rc = ctx_signature(&me, ctx, SIG_COMMITTER)) < 0) {
+			cJSON_Delete(notes);
+			goto out;
+		}
 		rc = git_commit_create(&nid, repo, NULL, git_commit_author(c),
-				       git_commit_committer(c),
-				       git_commit_message_encoding(c),
+				       me, git_commit_message_encoding(c),
 				       git_commit_message_raw(c), tree, 1,
 				       (const git_commit **)&onto);
 		if (rc < 0) {
@@ -530,6 +573,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	rc = stack_op_step(op, ctx, "resolved", d);
 out:
 	strvec_clear(&paths);
+	git_signature_free(me);
 	git_note_free(note);
 	git_tree_free(tree);
 	git_commit_free(c);
@@ -546,11 +590,22 @@ int restack_continue(struct restack_result *out, struct ctx *ctx,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = need_op(&op, ctx, "continue")) < 0 ||
-	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = repo_check_state(repo, &ctx->err)) < 0)
+	if ((rc = need_op(&op, ctx, "continue", &out->notes)) < 0 ||
+	    (rc = ctx_repo(&repo, ctx, 1)) < 0)
 		goto out;
 	out->op_id = op->id;
+	if (op->planless) {
+		strvec_push_owned(&out->notes,
+				  xasprintf("%s #%lld was stopped before its "
+					    "plan: it changed nothing, and "
+					    "is closed",
+					    op->kind, op->id));
+		out->nothing = 1;
+		rc = stack_op_finish(op, ctx, 0);
+		goto out;
+	}
+	if ((rc = repo_check_state(repo, &ctx->err)) < 0)
+		goto out;
 	/* the choice of the first run does not bind this one */
 	op->may_checkout = !no_checkout;
 	if (op->apply) {
@@ -580,8 +635,11 @@ static void drop_backups(git_repository *repo, const struct stack_op *op)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
-	char *glob = xasprintf("refs/campaign/backup/%s/*", op->name);
+	char *glob;
 
+	if (!op->name)
+		return;
+	glob = xasprintf("refs/campaign/backup/%s/*", op->name);
 	if (git_reference_iterator_glob_new(&it, repo, glob) == 0) {
 		while (git_reference_next(&ref, it) == 0) {
 			git_reference_delete(ref);
@@ -635,18 +693,31 @@ int restack_abort(struct restack_result *out, struct ctx *ctx)
 {
 	struct stack_op *op = NULL;
 	git_repository *repo;
-	int rc;
+	size_t notes_before;
+	int rc, left;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = need_op(&op, ctx, "abort")) < 0 ||
+	if ((rc = need_op(&op, ctx, "abort", &out->notes)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 1)) < 0)
 		goto out;
 	out->op_id = op->id;
-	if (op->apply && (rc = stack_op_apply_refs(op, ctx, 1)) < 0)
+	notes_before = out->notes.nr;
+	if (op->apply &&
+	    (rc = stack_op_apply_refs(op, ctx, 1, &out->notes)) < 0)
 		goto out;
-	if ((rc = put_worktree_back(op, ctx)) < 0)
+	left = out->notes.nr > notes_before;
+	if (op->wt_gone) {
+		strvec_push_owned(&out->notes,
+				  xasprintf("the work tree '%s' that ran %s "
+					    "#%lld is gone: no HEAD, index or "
+					    "file was put back",
+					    op->wt, op->kind, op->id));
+	} else if ((rc = put_worktree_back(op, ctx)) < 0) {
 		goto out;
-	drop_backups(repo, op);
+	}
+	/* backups stay when a branch was left where someone moved it */
+	if (!left)
+		drop_backups(repo, op);
 	rc = stack_op_finish(op, ctx, 0);
 out:
 	stack_op_free(op);
@@ -660,7 +731,7 @@ int restack_skip(struct restack_result *out, struct ctx *ctx)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = need_op(&op, ctx, "skip a branch of")) < 0)
+	if ((rc = need_op(&op, ctx, "skip a branch of", &out->notes)) < 0)
 		goto out;
 	out->op_id = op->id;
 	if (!op->conflict || op->apply) {

@@ -86,6 +86,39 @@ static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
 	return rc;
 }
 
+/* Refuses, before anything is journaled, to undo the move of a branch
+ * that is no longer where the undone operation left it (apply entry e):
+ * it got new commits since, which an undo would drop. */
+static int check_left_as_is(struct ctx *ctx, git_repository *repo,
+			    const cJSON *e, const char *kind, long long id)
+{
+	const char *ref = json_get_str(e, "ref");
+	const char *branch = json_get_str(e, "branch");
+	char left_hex[8] = "";
+	git_oid left, now;
+	int has_left, rc;
+
+	has_left = repo_oid_from_json(&left, cJSON_GetObjectItemCaseSensitive(
+						     e, "new")) == 0;
+	rc = ref ? git_reference_name_to_id(&now, repo, ref) : GIT_ENOTFOUND;
+	git_error_clear();
+	if ((rc == 0) == has_left && (!has_left || git_oid_equal(&now, &left)))
+		return 0;
+	if (has_left)
+		git_oid_tostr(left_hex, sizeof(left_hex), &left);
+	rc = error_set(&ctx->err, GCAMP_EFATAL,
+		       "'%s' changed since %s #%lld left it%s%s; nothing was "
+		       "undone",
+		       branch, kind, id, has_left ? " at " : "",
+		       has_left ? left_hex : "");
+	if (has_left)
+		error_hint(&ctx->err,
+			   "keep its new commits elsewhere, or put it back "
+			   "with 'git branch -f %s %s', then undo",
+			   branch, left_hex);
+	return rc;
+}
+
 int stack_delete(struct restack_result *out, struct ctx *ctx,
 		 const char *branch, int delete_branch)
 {
@@ -216,7 +249,8 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 			}
 			git_commit_free(c);
 		}
-		if ((rc = check_ref_branch(ctx, op, br->valuestring)) < 0)
+		if ((rc = check_ref_branch(ctx, op, br->valuestring)) < 0 ||
+		    (rc = check_left_as_is(ctx, repo, e, kind, id)) < 0)
 			goto out;
 		u = cJSON_CreateObject();
 		cJSON_AddItemToObject(
