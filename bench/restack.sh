@@ -1,25 +1,31 @@
 #!/bin/bash
 # How long `git campaign stack restack --all` takes after the bottom branch
 # of a 10-branch stack was amended, side by side with the same job done by
-# hand: `git checkout` + `git rebase --onto` per branch, parents first.
-# Both run on copies of one generated repository (>= 10,000 commits,
-# >= 2,000 files), the top branch checked out, as when one amends the
-# bottom and goes back to work on the top.
+# git: `git checkout` + `git rebase --onto` per branch, parents first (the
+# loop), and one `git rebase --update-refs` of the top branch. All run on
+# copies of one generated repository (>= 10,000 commits, >= 2,000 files),
+# the top branch checked out, as when one amends the bottom and goes back
+# to work on the top.
 #
 # usage: bench/restack.sh [BIN_DIR] [RUNS]
 #   BIN_DIR  the folder that holds git-campaign (default: build/)
-#   RUNS     timed runs of each way, each on a fresh copy (default: 3)
+#   RUNS     timed rounds, each on fresh copies (default: 5)
 #
-# It prints each way's median in milliseconds and the ratio, checks that
-# both ways give every branch the same tree, and counts the work-tree files
-# whose mtime the restack changed (only the files that differ between the
-# old and the new top may change). Exits non-zero when a check fails.
+# Fair by construction: the copies of a round are made, then `sync`ed (the
+# tool fsyncs what it writes and would otherwise wait for the copy to
+# reach the disk while git's ways do not); one untimed warm-up round comes
+# first; the order of the three ways rotates from round to round. It
+# prints each way's median in milliseconds, both ratios and the load
+# average, checks that the three ways give every branch the same tree, and
+# counts the work-tree files whose mtime the restack changed (only the
+# files that differ between the old and the new top may change). Exits
+# non-zero when a check fails.
 # KEEP=1 keeps the generated repository (under $TMPDIR) for profiling.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN_DIR=${1:-$ROOT/build}
-RUNS=${2:-3}
+RUNS=${2:-5}
 COMMITS=10000
 FILES=2000
 STACK=10
@@ -144,26 +150,20 @@ median() {
 }
 
 OLD=$(date -d '2020-01-01 00:00:00' +%s)
-camp_times=() loop_times=()
-for run in $(seq 1 "$RUNS"); do
-	# git campaign, on a copy with every file's mtime set in the past
-	rm -rf "$TMP/a" "$TMP/b"
-	cp -a "$REPO" "$TMP/a"
-	cp -a "$REPO" "$TMP/b"
-	cd "$TMP/a"
-	git ls-files -z | xargs -0 touch -d '2020-01-01 00:00:00'
-	git update-index -q --refresh # let git record the new stat data
-	old_top=$(git rev-parse HEAD)
+OLD_BOTTOM=$(git config branch.stack/02.campaignParentTip)
+
+# each way, in its copy; sets T (ms)
+way_camp() {
+	cd "$TMP/camp"
+	local t0 t1
 	t0=$(date +%s%N)
 	git campaign stack restack --all >/dev/null
 	t1=$(date +%s%N)
-	camp_times+=("$(ms "$t0" "$t1")")
-	changed=$(git diff --name-only "$old_top" HEAD | wc -l)
-	touched=$(git ls-files -z | xargs -0 stat -c %Y | grep -vc "^$OLD$" || true)
-	[ -z "$(git status --porcelain)" ] || die "the work tree is not clean"
-
-	# by hand: checkout + rebase --onto per branch, parents first
-	cd "$TMP/b"
+	T=$(ms "$t0" "$t1")
+}
+way_loop() {
+	cd "$TMP/loop"
+	local t0 t1 i b p
 	t0=$(date +%s%N)
 	for i in $(seq 2 "$STACK"); do
 		b=$(printf 'stack/%02d' "$i")
@@ -174,22 +174,68 @@ for run in $(seq 1 "$RUNS"); do
 	done
 	git checkout -q "$top"
 	t1=$(date +%s%N)
-	loop_times+=("$(ms "$t0" "$t1")")
+	T=$(ms "$t0" "$t1")
+}
+way_refs() {
+	cd "$TMP/refs"
+	local t0 t1
+	t0=$(date +%s%N)
+	git rebase -q --update-refs --onto stack/01 "$OLD_BOTTOM" "$top"
+	t1=$(date +%s%N)
+	T=$(ms "$t0" "$t1")
+}
+
+camp_times=() loop_times=() refs_times=()
+ways=(camp loop refs)
+for run in $(seq 0 "$RUNS"); do
+	rm -rf "$TMP/camp" "$TMP/loop" "$TMP/refs"
+	for w in "${ways[@]}"; do
+		cp -a "$REPO" "$TMP/$w"
+	done
+	cd "$TMP/camp"
+	git ls-files -z | xargs -0 touch -d '2020-01-01 00:00:00'
+	git update-index -q --refresh # let git record the new stat data
+	old_top=$(git rev-parse HEAD)
+	sync
+	line="round $run:"
+	for k in 0 1 2; do
+		w=${ways[(run + k) % 3]}
+		"way_$w"
+		line="$line $w ${T} ms"
+		[ "$run" = 0 ] && continue
+		case $w in
+		camp) camp_times+=("$T") ;;
+		loop) loop_times+=("$T") ;;
+		refs) refs_times+=("$T") ;;
+		esac
+	done
+	cd "$TMP/camp"
+	changed=$(git diff --name-only "$old_top" HEAD | wc -l)
+	touched=$(git ls-files -z | xargs -0 stat -c %Y | grep -vc "^$OLD$" || true)
+	[ -z "$(git status --porcelain)" ] || die "the work tree is not clean"
 	for i in $(seq 1 "$STACK"); do
 		b=$(printf 'stack/%02d' "$i")
-		[ "$(git -C "$TMP/a" rev-parse "$b^{tree}")" = "$(git rev-parse "$b^{tree}")" ] ||
-			die "$b differs between the two ways"
-		[ "$(git -C "$TMP/a" rev-list --count "$b~$PER..$b")" = "$PER" ] || die "$b"
+		for w in loop refs; do
+			[ "$(git rev-parse "$b^{tree}")" = "$(git -C "$TMP/$w" rev-parse "$b^{tree}")" ] ||
+				die "$b differs between camp and $w"
+		done
+		[ "$(git rev-list --count "$b~$PER..$b")" = "$PER" ] || die "$b"
 	done
-	say "run $run: campaign ${camp_times[-1]} ms, checkout+rebase ${loop_times[-1]} ms"
+	[ "$run" = 0 ] && line="$line (warm-up, not counted)"
+	say "$line"
 done
 
 camp=$(printf '%s\n' "${camp_times[@]}" | median)
 loop=$(printf '%s\n' "${loop_times[@]}" | median)
+refs=$(printf '%s\n' "${refs_times[@]}" | median)
 [ "$camp" -gt 0 ] || camp=1
+cd "$REPO"
 echo "restack of $STACK branches x $PER commits, $(git rev-list --all | wc -l) commits, $(git ls-files | wc -l) files"
+echo "load average                      $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "git campaign stack restack --all  ${camp} ms (median of $RUNS)"
 echo "git checkout + git rebase --onto  ${loop} ms (median of $RUNS)"
-awk -v a="$camp" -v b="$loop" 'BEGIN { printf "ratio                             %.1fx faster (target >= 10x)\n", b / a }'
+echo "git rebase --update-refs          ${refs} ms (median of $RUNS)"
+awk -v a="$camp" -v b="$loop" 'BEGIN { printf "ratio to the loop                 %.1fx faster (target >= 15x)\n", b / a }'
+awk -v a="$camp" -v b="$refs" 'BEGIN { printf "ratio to --update-refs            %.1fx faster (target >= 5x)\n", b / a }'
 echo "work-tree files with a new mtime   $touched (files that differ between the old and new top: $changed)"
 [ "$touched" -le "$changed" ] || die "the restack rewrote files it did not change"
