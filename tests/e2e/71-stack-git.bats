@@ -226,3 +226,25 @@ upstream_revert() {
 	[ "$(git log -1 --format='%cn <%ce> %cI' s2)" = 'C O Mitter <committer@example.com> 2026-12-01T08:00:00+00:00' ]
 	[ "$(git log -1 --format='%an <%ae> %aI' s2)" = 'Colleague <col@example.com> 2020-01-01T00:00:00+00:00' ]
 }
+
+@test "restack --all from a detached HEAD rewrites the stack and leaves HEAD, index and files alone" {
+	make_stack 3
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q --detach develop
+	local head index
+	head=$(git rev-parse HEAD)
+	index=$(sha256sum .git/index)
+	run --separate-stderr git campaign stack restack --all
+	assert_success
+	assert_output --partial 'restacked s3:'
+	git merge-base --is-ancestor s1 s2
+	git merge-base --is-ancestor s2 s3
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	! git symbolic-ref -q HEAD
+	[ "$(sha256sum .git/index)" = "$index" ]
+	# a plain restack still needs a branch
+	run --separate-stderr git campaign stack restack
+	assert_fatal 'HEAD is detached'
+}

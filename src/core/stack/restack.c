@@ -333,6 +333,23 @@ out:
 	return rc;
 }
 
+/* The checked-out branch in *head; restack --all, which checks nothing
+ * out, also runs from a detached HEAD (*head NULL) */
+static int restack_head(char **head, git_repository *repo,
+			const struct restack_opts *o, struct error *err)
+{
+	struct refs refs;
+	int rc;
+
+	if (!o->all || o->move)
+		return stack_check_head(
+			head, repo, o->move ? "stack move" : "restack", err);
+	repo_refs(&refs, repo);
+	if ((rc = refs_head_branch(head, &refs, err)) < 0)
+		return rc;
+	return 0;
+}
+
 int restack_start(struct restack_result *out, struct ctx *ctx,
 		  const struct restack_opts *o)
 {
@@ -350,16 +367,14 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = repo_check_state(repo, &ctx->err)) < 0 ||
 	    (rc = stack_op_none_pending(ctx)) < 0 ||
-	    (rc = stack_check_head(&op->head, repo,
-				   o->move ? "stack move" : "restack",
-				   &ctx->err)) < 0 ||
+	    (rc = restack_head(&op->head, repo, o, &ctx->err)) < 0 ||
 	    (rc = stack_graph_load(&g, ctx)) < 0)
 		goto out;
 	loaded = 1;
 	trace_printf("restack: checked, graph of %zu branches loaded", g.n);
 	repo_refs(&refs, repo);
-	if (refs_branch_tip(hex, &refs, NULL, op->head) < 0 ||
-	    git_oid_fromstr(&op->head_old, hex) < 0) {
+	if (op->head && (refs_branch_tip(hex, &refs, NULL, op->head) < 0 ||
+			 git_oid_fromstr(&op->head_old, hex) < 0)) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' has no commits yet", op->head);
 		goto out;
@@ -372,7 +387,8 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		out->nothing = 1;
 		goto out;
 	}
-	op->may_checkout = !o->no_checkout;
+	/* from a detached HEAD nothing is checked out, a conflict included */
+	op->may_checkout = !o->no_checkout && op->head;
 	if (o->move)
 		buf_addf(&summary, "move %s onto %s", o->move, o->onto);
 	else
