@@ -248,3 +248,107 @@ upstream_revert() {
 	run --separate-stderr git campaign stack restack
 	assert_fatal 'HEAD is detached'
 }
+
+@test "stacked branches checked out in two other work trees: each restack rewrites what it can and names the work tree of each branch it leaves" {
+	make_stack 3
+	git checkout -q develop
+	git worktree add -q ../wt2 s2
+	git worktree add -q ../wt1 s1
+	git checkout -q s3
+	(cd ../wt1 && sed -i 1s/.*/amended/ a && git commit -qa --amend --no-edit)
+	run --separate-stderr git -C ../wt1 campaign stack restack
+	assert_success
+	assert_output --partial "left s2: it is checked out in $WORLD/wt2; restack it from there"
+	run --separate-stderr git -C ../wt2 campaign stack restack
+	assert_success
+	assert_output --partial 'restacked s2:'
+	assert_output --partial "left s3: it is checked out in the main work tree; restack it from there"
+	git merge-base --is-ancestor s1 s2
+	run --separate-stderr git campaign stack restack
+	assert_success
+	assert_output --partial 'restacked s3:'
+	git merge-base --is-ancestor s2 s3
+	[ -z "$(git status --porcelain)" ]
+	[ -z "$(git -C ../wt2 status --porcelain)" ]
+}
+
+# fake_gpg: a gpg.program that signs as gpg's interface does (status on
+# the --status-fd, the armoured signature on stdout) and logs each call
+fake_gpg() {
+	cat >"$WORLD/fake-gpg" <<'SH'
+#!/bin/sh
+cat >/dev/null
+echo "$*" >>"$WORLD/gpg-calls"
+echo '[GNUPG:] SIG_CREATED D 1 8 00 1700000000 FAKE' >&2
+printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'ZmFrZQ==' '-----END PGP SIGNATURE-----'
+SH
+	chmod +x "$WORLD/fake-gpg"
+	export WORLD
+}
+
+@test "with commit.gpgSign, restacked commits are signed through gpg.program, as git rebase signs them" {
+	make_stack 3
+	fake_gpg
+	git config gpg.program "$WORLD/fake-gpg"
+	git config user.signingKey ABCDEF
+	git config commit.gpgSign true
+	local old
+	old=$(git rev-parse s1)
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q s3
+	cd "$WORLD" && cp -a r twin && cd r
+	run --separate-stderr git campaign stack restack --all
+	assert_success
+	local c
+	for c in $(git rev-list s1..s3); do
+		git cat-file commit "$c" | grep -q '^gpgsig -----BEGIN PGP SIGNATURE-----' ||
+			fail "$c is not signed"
+	done
+	grep -q -- '-bsau ABCDEF' "$WORLD/gpg-calls"
+	# git's own rebase signs the same commits the same way
+	(cd ../twin && git rebase -q --update-refs --onto s1 "$old" s3)
+	for c in $(git -C ../twin rev-list s1..s3); do
+		git -C ../twin cat-file commit "$c" | grep -q '^gpgsig -----BEGIN PGP SIGNATURE-----'
+	done
+	[ "$(git rev-list --count s1..s3)" = "$(git -C ../twin rev-list --count s1..s3)" ]
+}
+
+@test "with commit.gpgSign and a signer that fails, restack refuses before anything starts" {
+	make_stack 2
+	printf '#!/bin/sh\necho "gpg: signing failed: No secret key" >&2\nexit 2\n' >"$WORLD/bad-gpg"
+	chmod +x "$WORLD/bad-gpg"
+	git config gpg.program "$WORLD/bad-gpg"
+	git config commit.gpgSign true
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git -c commit.gpgSign=false commit -qa --amend --no-edit
+	git checkout -q s2
+	local before
+	before=$(git for-each-ref refs/heads)
+	run --separate-stderr git campaign stack restack
+	assert_fatal 'could not sign: gpg: signing failed: No secret key'
+	[ "$(git for-each-ref refs/heads)" = "$before" ]
+	run git campaign status
+	assert_line 'unfinished none'
+}
+
+@test "with ssh signing (gpg.format ssh), restacked commits verify as good, as after git rebase" {
+	command -v ssh-keygen >/dev/null || skip "ssh-keygen is not installed"
+	make_stack 3
+	ssh-keygen -q -t ed25519 -N '' -f "$HOME/key"
+	git config gpg.format ssh
+	git config user.signingKey "$HOME/key.pub"
+	git config commit.gpgSign true
+	echo "committer@example.com $(cat "$HOME/key.pub")" >"$HOME/allowed"
+	git config gpg.ssh.allowedSignersFile "$HOME/allowed"
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q s3
+	run --separate-stderr git campaign stack restack --all
+	assert_success
+	run git log --format='%G?' s1..s3
+	assert_output $'G\nG'
+}

@@ -234,7 +234,7 @@ kill_at_random() {
 	s2=$(git rev-parse s2)
 	run --separate-stderr git campaign stack restack
 	[ "$(git rev-parse s2)" = "$s2" ] || fail "s2 was rewritten: $output"
-	[[ $stderr == *"'s2'"*"$WORLD/wt"* ]] || fail "stderr: $stderr"
+	[[ $output$stderr == *"s2"*"$WORLD/wt"* ]] || fail "$output $stderr"
 	(cd ../wt && git commit -q --amend --no-edit && git rebase --continue)
 }
 

@@ -10,6 +10,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
 #include "core/stack/restack.h"
+#include "core/stack/sign.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -276,7 +277,8 @@ out:
  */
 static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 		      git_repository *repo, const git_oid *id, cJSON *notes,
-		      const git_signature *committer, struct error *err)
+		      const git_signature *committer,
+		      const struct stack_signer *signer, struct error *err)
 {
 	git_commit *c = NULL, *p = NULL, *b = NULL;
 	git_tree *tp = NULL, *tb = NULL, *tc = NULL, *tn = NULL;
@@ -335,14 +337,15 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 			goto out;
 		}
 	}
-	if ((rc = git_tree_lookup(&tn, repo, &tree)) < 0 ||
-	    (rc = git_commit_create(&out, repo, NULL, git_commit_author(c),
-				    committer, git_commit_message_encoding(c),
-				    git_commit_message_raw(c), tn, 1,
-				    (const git_commit **)&b)) < 0) {
+	if ((rc = git_tree_lookup(&tn, repo, &tree)) < 0) {
 		rc = error_git(err, rc, "cannot write a commit");
 		goto out;
 	}
+	if ((rc = stack_signer_commit(&out, signer, repo, git_commit_author(c),
+				      committer, git_commit_message_encoding(c),
+				      git_commit_message_raw(c), tn, b, err)) <
+	    0)
+		goto out;
 	if (git_note_read(&note, repo, NOTES_REF, id) == 0)
 		cJSON_AddItemToArray(notes, oid_pair_json(id, &out));
 	git_error_clear();
@@ -450,6 +453,7 @@ struct replay {
 	int no_checkout; /* a conflict is only listed, never checked out */
 	size_t dropped;	 /* commits that became empty */
 	git_signature *committer; /* who rewrites, and when: now */
+	struct stack_signer signer;
 };
 
 /*
@@ -547,7 +551,8 @@ static int replay_list(struct replay *r, git_oid *base, const git_oid *list,
 		git_oid onto = *base;
 
 		rc = replay_one(base, &r->dropped, &merged, repo, &list[k],
-				r->notes, r->committer, &r->ctx->err);
+				r->notes, r->committer, &r->signer,
+				&r->ctx->err);
 		if (rc == 1) {
 			rc = present_conflict(r, &onto, merged, list + k,
 					      n - k);
@@ -815,13 +820,16 @@ static int run_queue(struct replay *r)
 int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 		      struct restack_result *out, int no_checkout)
 {
-	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0, NULL};
+	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0, NULL, {0}};
 	int rc;
 
-	/* as git rebase: the committer is who rewrites, and the time now */
+	/* as git rebase: the committer is who rewrites, and the time now;
+	 * commit.gpgSign signs */
 	if ((rc = ctx_signature(&r.committer, ctx, SIG_COMMITTER)) < 0)
 		return rc;
-	rc = run_queue(&r);
+	if ((rc = stack_signer_load(&r.signer, ctx, r.committer)) == 0)
+		rc = run_queue(&r);
+	stack_signer_release(&r.signer);
 	git_signature_free(r.committer);
 	return rc;
 }

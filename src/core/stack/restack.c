@@ -12,6 +12,7 @@
 #include "core/stack/op.h"
 #include "core/stack/recover.h"
 #include "core/stack/replay.h"
+#include "core/stack/sign.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -71,8 +72,12 @@ static size_t depth(const struct stack_graph *g, size_t i)
 	return d;
 }
 
+/* Branch i refused when broken (0 when not); with skipped not NULL, one
+ * that another work tree has checked out (or is rebasing) is left with its
+ * reason in skipped, and 2 returned */
 static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
-			 git_repository *repo, const char *head)
+			 git_repository *repo, const char *head,
+			 struct strvec *skipped)
 {
 	const struct stack_branch *b = &g->b[i];
 	char *wt = NULL;
@@ -116,6 +121,14 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		return rc;
 	}
 	repo_branch_elsewhere(&wt, repo, b->name);
+	if (wt && skipped) {
+		strvec_push_owned(skipped,
+				  xasprintf("left %s: it is checked out in %s; "
+					    "restack it from there",
+					    b->name, wt));
+		free(wt);
+		return 2;
+	}
 	if (wt) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
@@ -158,6 +171,7 @@ struct planning {
 	size_t *order;	  /* the selected branches, parents first */
 	size_t n;
 	int *in_op; /* per branch of g: its index in op + 1, 0 when out */
+	struct strvec *skipped; /* the branches left, with why */
 };
 
 /* stack move's checks; then the moved branch leaves its old chain and is
@@ -226,7 +240,7 @@ static int select_branches(struct planning *p)
 			return rc;
 		}
 		if (g->b[x].in_cycle)
-			return refuse_branch(p->ctx, g, x, p->repo, NULL);
+			return refuse_branch(p->ctx, g, x, p->repo, NULL, NULL);
 		for (root = x; g->b[root].parent_idx != STACK_NONE;)
 			root = g->b[root].parent_idx;
 	}
@@ -264,12 +278,15 @@ static int check_preconditions(struct planning *p, size_t i)
 	int rc;
 
 	if ((b->in_cycle || !b->exists || !b->parent_found) &&
-	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL)) < 0)
+	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL, NULL)) < 0)
 		return rc;
 	if (i != p->moved && !b->needs_restack &&
 	    !(par != STACK_NONE && p->in_op[par]))
 		return 1;
-	return refuse_branch(p->ctx, p->g, i, p->repo, p->op->head);
+	/* stack move names its branch: that one is refused, not left */
+	rc = refuse_branch(p->ctx, p->g, i, p->repo, p->op->head,
+			   i == p->moved ? NULL : p->skipped);
+	return rc == 2 ? 1 : rc;
 }
 
 /* Adds branch i of the graph to the operation, after its parent */
@@ -302,14 +319,16 @@ static int queue_branch(struct planning *p, size_t i)
 
 /* The branches of the operation, parents first, into op. */
 static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
-		const struct restack_opts *o, git_repository *repo)
+		const struct restack_opts *o, git_repository *repo,
+		struct strvec *skipped)
 {
 	struct planning p = {.op = op,
 			     .ctx = ctx,
 			     .g = g,
 			     .o = o,
 			     .repo = repo,
-			     .moved = STACK_NONE};
+			     .moved = STACK_NONE,
+			     .skipped = skipped};
 	size_t i;
 	int rc;
 
@@ -330,6 +349,23 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 out:
 	free(p.order);
 	free(p.in_op);
+	return rc;
+}
+
+/* With commit.gpgSign, a signature that cannot be made refuses the
+ * restack before anything starts, rather than unsigned commits */
+static int check_signing(struct ctx *ctx)
+{
+	struct stack_signer s;
+	git_signature *me = NULL;
+	int rc;
+
+	if ((rc = ctx_signature(&me, ctx, SIG_COMMITTER)) < 0)
+		return rc;
+	if ((rc = stack_signer_load(&s, ctx, me)) == 0)
+		rc = stack_signer_check(&s, &ctx->err);
+	stack_signer_release(&s);
+	git_signature_free(me);
 	return rc;
 }
 
@@ -380,7 +416,7 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		goto out;
 	}
 	op->kind = xstrdup("restack");
-	if ((rc = plan(op, ctx, &g, o, repo)) < 0)
+	if ((rc = plan(op, ctx, &g, o, repo, &out->notes)) < 0)
 		goto out;
 	trace_printf("restack: planned %zu branches", op->n);
 	if (!op->n) {
@@ -395,7 +431,8 @@ int restack_start(struct restack_result *out, struct ctx *ctx,
 		buf_puts(&summary, "restack");
 	for (i = 0; i < op->n && !o->move; i++)
 		buf_addf(&summary, " %s", op->b[i].name);
-	if ((rc = stack_op_begin(op, ctx, summary.ptr)) < 0 ||
+	if ((rc = check_signing(ctx)) < 0 ||
+	    (rc = stack_op_begin(op, ctx, summary.ptr)) < 0 ||
 	    (rc = stack_op_backup(op, ctx)) < 0)
 		goto out;
 	out->op_id = op->id;
@@ -494,6 +531,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	struct strvec paths = STRVEC_INIT;
 	git_note *note = NULL;
 	git_signature *me = NULL;
+	struct stack_signer signer = {0};
 	git_oid tid, nid;
 	cJSON *d, *notes;
 	int rc;
@@ -555,17 +593,14 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
 		nid = op->c_onto; /* resolved to nothing: dropped */
 	} else {
-		if ((rc = ctx_signature(&me, ctx, SIG_COMMITTER)) < 0) {
+		if ((rc = ctx_signature(&me, ctx, SIG_COMMITTER)) < 0 ||
+		    (rc = stack_signer_load(&signer, ctx, me)) < 0 ||
+		    (rc = stack_signer_commit(&nid, &signer, repo,
+					      git_commit_author(c), me,
+					      git_commit_message_encoding(c),
+					      git_commit_message_raw(c), tree,
+					      onto, &ctx->err)) < 0) {
 			cJSON_Delete(notes);
-			goto out;
-		}
-		rc = git_commit_create(&nid, repo, NULL, git_commit_author(c),
-				       me, git_commit_message_encoding(c),
-				       git_commit_message_raw(c), tree, 1,
-				       (const git_commit **)&onto);
-		if (rc < 0) {
-			cJSON_Delete(notes);
-			rc = error_git(&ctx->err, rc, "cannot write a commit");
 			goto out;
 		}
 		if (git_note_read(&note, repo, NOTES_REF, &op->c_commit) == 0)
@@ -589,6 +624,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	rc = stack_op_step(op, ctx, "resolved", d);
 out:
 	strvec_clear(&paths);
+	stack_signer_release(&signer);
 	git_signature_free(me);
 	git_note_free(note);
 	git_tree_free(tree);
