@@ -352,3 +352,16 @@ SH
 	run git log --format='%G?' s1..s3
 	assert_output $'G\nG'
 }
+
+@test "stack new on a branch that exists: says where it is stacked, and hints only what would change something" {
+	make_stack 3
+	run --separate-stderr git campaign stack new s3
+	assert_fatal "'s3' already exists, stacked on 's2'"
+	[[ $stderr != *'adopt s3 --on s3'* ]] || fail "$stderr"
+	run --separate-stderr git campaign stack new s2 --on s1
+	assert_fatal "'s2' already exists, stacked on 's1'"
+	[[ $stderr != *hint* ]] || fail "$stderr"
+	run --separate-stderr git campaign stack new s2 --on develop
+	assert_fatal "'s2' already exists, stacked on 's1'"
+	[[ $stderr == *'stack move s2 --onto develop'* ]] || fail "$stderr"
+}

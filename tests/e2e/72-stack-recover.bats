@@ -48,11 +48,11 @@ amend_bottom() {
 # finish, leave every old tip reachable, and give the after (continue) or
 # the before (abort) state
 kill_at_random() {
-	local n=$1 i sc when seed=${KILL_SEED:-$$}
+	local n=$1 round sc when seed=${KILL_SEED:-$$}
 	local -a calls=($2)
 	RANDOM=$seed
 	echo "# seed $seed" >&3
-	for ((i = 0; i < n; i++)); do
+	for ((round = 0; round < n; round++)); do
 		sc=${calls[RANDOM % ${#calls[@]}]}
 		when=$((RANDOM % 30 + 1))
 		cd "$WORLD"
@@ -72,7 +72,7 @@ kill_at_random() {
 				fail "$sc #$when: neither before nor after"
 			continue
 		fi
-		if ((i % 2 == 0)); then
+		if ((round % 2 == 0)); then
 			run --separate-stderr git campaign stack continue
 			[ "$status" -eq 0 ] ||
 				fail "$sc #$when: continue failed: $stderr"
@@ -303,4 +303,26 @@ kill_at_random() {
 	run git campaign status
 	assert_line 'unfinished none'
 	[ "$(git symbolic-ref HEAD)" = refs/heads/develop ]
+}
+
+@test "a resolution committed by hand with git commit --no-edit at a conflict is taken by continue, with the commit's own message" {
+	make_stack 3
+	git checkout -q s1
+	printf 'b 1\nb 2\nb 3\nb 4\nb 5\ns1-amend\n' >b
+	git commit -qam 's1 touches b'
+	git checkout -q s3
+	run --separate-stderr git campaign stack restack
+	[ "$status" -eq 1 ] || fail "no conflict: $status $output $stderr"
+	git checkout -q --theirs b
+	git add b
+	git commit -q --no-edit
+	run --separate-stderr git campaign stack continue
+	assert_success
+	run git log --format=%s s1..s2
+	assert_output s2
+	git merge-base --is-ancestor s2 s3
+	[ "$(git symbolic-ref HEAD)" = refs/heads/s3 ]
+	[ ! -e .git/MERGE_MSG ]
+	run git campaign status
+	assert_line 'unfinished none'
 }

@@ -346,6 +346,38 @@ static int checkout_commit(struct ctx *ctx, git_repository *repo,
 	return rc;
 }
 
+/* stack new NAME where NAME exists: says so, and what is recorded; the
+ * adopt hint only where it would record something new and valid */
+static int exists_hint(struct ctx *ctx, const char *name, const char *parent)
+{
+	struct gitcfg *cfg;
+	const char *recorded = NULL;
+	char *key = xasprintf("branch.%s.campaignParent", name);
+	int rc;
+
+	if (ctx_config(&cfg, ctx) == 0 && gitcfg_get(&recorded, cfg, key) < 0)
+		recorded = NULL;
+	free(key);
+	if (recorded)
+		rc = error_set(&ctx->err, GCAMP_EEXISTS,
+			       "'%s' already exists, stacked on '%s'", name,
+			       recorded);
+	else
+		rc = error_set(&ctx->err, GCAMP_EEXISTS,
+			       "a branch named '%s' already exists", name);
+	if (recorded && strcmp(recorded, parent))
+		error_hint(&ctx->err,
+			   "re-parent it with 'git campaign stack move %s "
+			   "--onto %s'",
+			   name, parent);
+	else if (!recorded && strcmp(name, parent))
+		error_hint(&ctx->err,
+			   "record it with 'git campaign stack adopt %s --on "
+			   "%s'",
+			   name, parent);
+	return rc;
+}
+
 int stack_new(struct ctx *ctx, const char *name, const char *parent)
 {
 	struct campaign c = {0};
@@ -379,12 +411,7 @@ int stack_new(struct ctx *ctx, const char *name, const char *parent)
 		goto out;
 	}
 	if (refs_branch_tip(found, &refs, NULL, name) == 0) {
-		rc = error_set(&ctx->err, GCAMP_EEXISTS,
-			       "a branch named '%s' already exists", name);
-		error_hint(&ctx->err,
-			   "record it with 'git campaign stack adopt %s --on "
-			   "%s'",
-			   name, parent);
+		rc = exists_hint(ctx, name, parent);
 		goto out;
 	}
 	if ((rc = git_commit_lookup(&commit, repo, &tip)) < 0) {

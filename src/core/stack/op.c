@@ -855,5 +855,12 @@ int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok)
 	}
 	if (op->planless)
 		stack_recover_drop_index_copies(repo, op->id);
+	if (op->c_checkout || op->stopped) {
+		/* the conflict's message, written for `git commit` */
+		char *msg = xasprintf("%sMERGE_MSG", git_repository_path(repo));
+
+		unlink(msg);
+		free(msg);
+	}
 	return 0;
 }

@@ -456,6 +456,23 @@ struct replay {
 	struct stack_signer signer;
 };
 
+/* The message of the commit that stopped, where `git commit` looks for
+ * one (MERGE_MSG), so that committing the resolution by hand keeps it */
+static void write_merge_msg(git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	char *path = xasprintf("%sMERGE_MSG", git_repository_path(repo));
+	FILE *f;
+
+	if (git_commit_lookup(&c, repo, id) == 0 && (f = fopen(path, "w"))) {
+		fputs(git_commit_message(c), f);
+		fclose(f);
+	}
+	git_error_clear();
+	git_commit_free(c);
+	free(path);
+}
+
 /*
  * Shows a conflict: journals it (with the rest of the branch's commits),
  * then, when allowed and the work tree is clean, detaches HEAD at the base
@@ -524,6 +541,7 @@ static int present_conflict(struct replay *r, const git_oid *onto,
 	if ((rc = git_checkout_index(repo, merged, &co)) < 0 ||
 	    (rc = take_index(ri, merged)) < 0 || (rc = git_index_write(ri)) < 0)
 		goto git_fail;
+	write_merge_msg(repo, at);
 	rc = stack_op_step(op, ctx, "stopped", NULL);
 	goto out;
 git_fail:
@@ -577,6 +595,9 @@ static void done_line(struct restack_result *out, const struct op_branch *b,
 {
 	char o[8], w[8], in[64] = "";
 
+	/* a branch that ends where it was changed nothing: no line */
+	if (git_oid_equal(&b->old, &b->new))
+		return;
 	git_oid_tostr(o, sizeof(o), &b->old);
 	git_oid_tostr(w, sizeof(w), &b->new);
 	if (already)

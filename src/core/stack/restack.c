@@ -509,16 +509,29 @@ static int need_op(struct stack_op **op, struct ctx *ctx, const char *what,
 }
 
 /* HEAD still where the conflict left it */
+/* HEAD still where the conflict left it: 1 when at the base replayed
+ * onto, 2 when one commit above it (the user committed the resolution,
+ * as git allows at a rebase stop), else 0 */
 static int at_conflict(git_repository *repo, const struct stack_op *op)
 {
+	git_commit *c = NULL;
 	git_oid head;
+	int at = 0;
 
 	if (git_repository_head_detached(repo) != 1 ||
 	    git_reference_name_to_id(&head, repo, "HEAD") < 0) {
 		git_error_clear();
 		return 0;
 	}
-	return git_oid_equal(&head, &op->c_onto);
+	if (git_oid_equal(&head, &op->c_onto))
+		return 1;
+	if (git_commit_lookup(&c, repo, &head) == 0 &&
+	    git_commit_parentcount(c) == 1 &&
+	    git_oid_equal(git_commit_parent_id(c, 0), &op->c_onto))
+		at = 2;
+	git_commit_free(c);
+	git_error_clear();
+	return at;
 }
 
 /* Commits the user's resolution of the conflicted commit. */
@@ -534,13 +547,13 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	struct stack_signer signer = {0};
 	git_oid tid, nid;
 	cJSON *d, *notes;
-	int rc;
+	int rc, at;
 	char hex[8];
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
 	git_oid_tostr(hex, sizeof(hex), &op->c_onto);
-	if (!at_conflict(repo, op)) {
+	if (!(at = at_conflict(repo, op))) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "HEAD is no longer at the conflict in '%s' (a "
 			       "'git checkout' or 'git rebase --abort' moved "
@@ -590,7 +603,33 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 		goto out;
 	}
 	notes = cJSON_Duplicate(op->c_notes, 1);
-	if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
+	if (at == 2) {
+		git_commit *mine = NULL;
+
+		/* the resolution the user committed is taken as it is */
+		if ((rc = git_reference_name_to_id(&nid, repo, "HEAD")) < 0 ||
+		    (rc = git_commit_lookup(&mine, repo, &nid)) < 0) {
+			cJSON_Delete(notes);
+			rc = error_git(&ctx->err, rc, "cannot read HEAD");
+			goto out;
+		}
+		rc = git_oid_equal(git_commit_tree_id(mine), &tid);
+		git_commit_free(mine);
+		if (!rc) {
+			cJSON_Delete(notes);
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "the index differs from the resolution "
+				       "committed on the conflict");
+			error_hint(&ctx->err,
+				   "commit it ('git commit --amend') or "
+				   "reset it ('git reset'), then continue");
+			goto out;
+		}
+		if (git_note_read(&note, repo, NOTES_REF, &op->c_commit) == 0)
+			cJSON_AddItemToArray(
+				notes, oid_pair_json(&op->c_commit, &nid));
+		git_error_clear();
+	} else if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
 		nid = op->c_onto; /* resolved to nothing: dropped */
 	} else {
 		if ((rc = ctx_signature(&me, ctx, SIG_COMMITTER)) < 0 ||
