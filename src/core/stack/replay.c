@@ -141,29 +141,76 @@ out:
 }
 
 /* At most this many commits of the new base are compared by patch id. */
-#define PATCHID_CAP 2000
+#define PATCHID_CAP 1000
+
+/* Patch ids already made in one run, by commit: the branches of a stack
+ * share most of the new base's commits. */
+struct patchid_cache {
+	git_oid *commit, *pid;
+	int *ok;
+	size_t n, alloc;
+};
+
+static void patchid_cache_release(struct patchid_cache *pc)
+{
+	free(pc->commit);
+	free(pc->pid);
+	free(pc->ok);
+	memset(pc, 0, sizeof(*pc));
+}
+
+static int cached_patchid(git_oid *out, struct patchid_cache *pc,
+			  git_repository *repo, const git_oid *id)
+{
+	size_t i;
+
+	for (i = 0; i < pc->n; i++)
+		if (git_oid_equal(&pc->commit[i], id)) {
+			*out = pc->pid[i];
+			return pc->ok[i] ? 0 : -1;
+		}
+	if (pc->n == pc->alloc) {
+		pc->alloc = pc->alloc ? 2 * pc->alloc : 64;
+		pc->commit =
+			xrealloc(pc->commit, pc->alloc * sizeof(*pc->commit));
+		pc->pid = xrealloc(pc->pid, pc->alloc * sizeof(*pc->pid));
+		pc->ok = xrealloc(pc->ok, pc->alloc * sizeof(*pc->ok));
+	}
+	pc->commit[pc->n] = *id;
+	pc->ok[pc->n] = commit_patchid(&pc->pid[pc->n], repo, id) == 0;
+	*out = pc->pid[pc->n];
+	return pc->ok[pc->n++] ? 0 : -1;
+}
 
 /*
  * As git rebase does, drops from list (in place) the commits whose change
- * is already in base, by patch id: a commit of base's history that the
- * branch (tip) does not hold and that makes the same change. Returns how
- * many were dropped. A base that is far ahead (more than PATCHID_CAP
- * commits) is compared on its newest commits only.
+ * is already in base, by patch id: a commit of base's first-parent line
+ * since its merge base with the branch (tip) that makes the same change.
+ * Returns how many were dropped. Only the newest PATCHID_CAP commits of
+ * that line are compared.
  */
-static size_t drop_already_in(git_repository *repo, const git_oid *base,
-			      const git_oid *tip, git_oid *list, size_t *n)
+static size_t drop_already_in(struct patchid_cache *pc, git_repository *repo,
+			      const git_oid *base, const git_oid *tip,
+			      git_oid *list, size_t *n)
 {
-	git_revwalk *w = NULL;
-	git_oid id, *ids = NULL;
-	size_t nids = 0, i, k, dropped = 0;
+	git_commit *c = NULL;
+	git_oid mb, id, *ids = NULL;
+	size_t nids = 0, i, k, steps, dropped = 0;
 
-	if (!*n || git_revwalk_new(&w, repo) < 0 ||
-	    git_revwalk_push(w, base) < 0 || git_revwalk_hide(w, tip) < 0)
+	if (!*n || git_merge_base(&mb, repo, base, tip) < 0)
 		goto out;
 	ids = xcalloc(PATCHID_CAP + 1, sizeof(*ids));
-	while (nids < PATCHID_CAP && git_revwalk_next(&id, w) == 0)
-		if (commit_patchid(&ids[nids], repo, &id) == 0)
+	for (id = *base, steps = 0;
+	     steps < PATCHID_CAP && !git_oid_equal(&id, &mb); steps++) {
+		if (cached_patchid(&ids[nids], pc, repo, &id) == 0)
 			nids++;
+		git_commit_free(c);
+		c = NULL;
+		if (git_commit_lookup(&c, repo, &id) < 0 ||
+		    git_commit_parentcount(c) == 0)
+			break;
+		id = *git_commit_parent_id(c, 0);
+	}
 	if (!nids)
 		goto out;
 	for (i = k = 0; i < *n; i++) {
@@ -182,8 +229,8 @@ static size_t drop_already_in(git_repository *repo, const git_oid *base,
 	*n = k;
 out:
 	git_error_clear();
+	git_commit_free(c);
 	free(ids);
-	git_revwalk_free(w);
 	return dropped;
 }
 
@@ -454,6 +501,7 @@ struct replay {
 	size_t dropped;	 /* commits that became empty */
 	git_signature *committer; /* who rewrites, and when: now */
 	struct stack_signer signer;
+	struct patchid_cache patchids;
 };
 
 /* The message of the commit that stopped, where `git commit` looks for
@@ -819,7 +867,14 @@ static int run_queue(struct replay *r)
 				&ctx->err)) < 0)
 			return rc;
 		base = *new_base(op, i);
-		already = drop_already_in(repo, &base, &b->old, list, &n);
+		/* a branch whose parent is replayed here sits on commits
+		 * that were its parent's own: only a root's new base brings
+		 * changes from elsewhere (one that still matches below
+		 * becomes empty, and is dropped so) */
+		already = b->pidx >= 0
+				  ? 0
+				  : drop_already_in(&r->patchids, repo, &base,
+						    &b->old, list, &n);
 		r->branch = i;
 		r->dropped = 0;
 		r->notes = cJSON_CreateArray();
@@ -841,7 +896,8 @@ static int run_queue(struct replay *r)
 int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 		      struct restack_result *out, int no_checkout)
 {
-	struct replay r = {op, ctx, out, 0, NULL, no_checkout, 0, NULL, {0}};
+	struct replay r = {op,		ctx, out,  0,	NULL,
+			   no_checkout, 0,   NULL, {0}, {0}};
 	int rc;
 
 	/* as git rebase: the committer is who rewrites, and the time now;
@@ -851,6 +907,7 @@ int restack_run_queue(struct stack_op *op, struct ctx *ctx,
 	if ((rc = stack_signer_load(&r.signer, ctx, r.committer)) == 0)
 		rc = run_queue(&r);
 	stack_signer_release(&r.signer);
+	patchid_cache_release(&r.patchids);
 	git_signature_free(r.committer);
 	return rc;
 }
