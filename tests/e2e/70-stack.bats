@@ -20,7 +20,8 @@ load stack_helper
 	[ "$(tail -1 a)" = s1 ]
 	[ "$(git config branch.s2.campaignParentTip)" = "$(git rev-parse s1)" ]
 	run --separate-stderr git campaign stack new s1
-	assert_fatal "a branch named 's1' already exists"
+	assert_fatal "'s1' already exists, stacked on 'develop'"
+	[[ $stderr != *'stack move s1 --onto s2'* ]] || fail "a cycle: $stderr"
 	run --separate-stderr git campaign stack new 'bad..name'
 	[ "$status" -eq 129 ]
 	run --separate-stderr git campaign stack new x --on nowhere

@@ -346,6 +346,25 @@ static int checkout_commit(struct ctx *ctx, git_repository *repo,
 	return rc;
 }
 
+/* 1 when branch is name or stacked (through recorded parents) on it */
+static int stacked_above(struct gitcfg *cfg, const char *branch,
+			 const char *name)
+{
+	const char *p = branch;
+	char *key;
+	int steps;
+
+	for (steps = 0; p && steps < 1000; steps++) {
+		if (!strcmp(p, name))
+			return 1;
+		key = xasprintf("branch.%s.campaignParent", p);
+		if (gitcfg_get(&p, cfg, key) < 0)
+			p = NULL;
+		free(key);
+	}
+	return 0;
+}
+
 /* stack new NAME where NAME exists: says so, and what is recorded; the
  * adopt hint only where it would record something new and valid */
 static int exists_hint(struct ctx *ctx, const char *name, const char *parent)
@@ -365,7 +384,8 @@ static int exists_hint(struct ctx *ctx, const char *name, const char *parent)
 	else
 		rc = error_set(&ctx->err, GCAMP_EEXISTS,
 			       "a branch named '%s' already exists", name);
-	if (recorded && strcmp(recorded, parent))
+	if (recorded && strcmp(recorded, parent) &&
+	    !stacked_above(cfg, parent, name))
 		error_hint(&ctx->err,
 			   "re-parent it with 'git campaign stack move %s "
 			   "--onto %s'",
