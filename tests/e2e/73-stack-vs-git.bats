@@ -123,3 +123,17 @@ setup_stack() {
 	[ -e b-renamed ] && [ ! -e b ]
 	grep -q s2 b-renamed
 }
+
+@test "twins agree: the bottom rebased by hand onto a base that tried a change and took it back" {
+	setup_stack
+	local old
+	old=$(git rev-parse s1)
+	git checkout -q develop
+	commit e flag 'upstream: try a flag'
+	git revert --no-edit HEAD >/dev/null
+	git checkout -q s1
+	git rebase -q develop
+	git checkout -q s3
+	compare_twins git rebase -q --update-refs --onto s1 "$old" s3
+	[ "$(git rev-list --count develop..s1)" -eq 2 ]
+}
