@@ -63,7 +63,8 @@ upstream_revert() {
 	git checkout -q -b pr develop
 	commit d pr 'upstream: PR'
 	git checkout -q develop
-	git merge -q --no-ff -m 'Merge pull request #1' pr
+	# the forge's merge, which the base-branch hook rightly refuses here
+	git merge -q --no-verify --no-ff -m 'Merge pull request #1' pr
 	git checkout -q s3
 	git rebase -q --update-refs develop
 	local before
