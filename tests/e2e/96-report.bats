@@ -133,6 +133,8 @@ print(" ".join(map(str, v)) if isinstance(v, tuple) else v)' "$PAGE" "$WORLD/dat
 	[ "$(pj 'p["counts"]["samples"] == sum(len(w["a"]) + len(w["b"]) for w in d["ab_runs"][0]["result"]["workloads"])')" = True ]
 	[ "$(pj 'p["counts"]["sweeps"], p["counts"]["fits"], p["counts"]["sweep_points"]')" = "1 2 4" ]
 	[[ $(pj 'p["text"]') == *'control: ./ctl'* ]]
+	# the controls' state, as the run's JSON gives it
+	[ "$(pj '{"steady": "Every control steady", "unvouched": "UNVOUCHED", "moved": "INVALID"}[d["ab_runs"][0]["result"]["controls"]] in p["text"]')" = True ]
 	# the stack with its PRs from the fake GitHub
 	[ "$(pj 'p["counts"]["stack"], sorted((b["branch"], b["pr"]) for b in d["stack"])')" = "2 [('s1', 1), ('s2', 2)]" ]
 	[[ $(pj 'p["text"]') == *'s2 PR #2 (open)'* ]]

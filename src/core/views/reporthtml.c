@@ -47,7 +47,7 @@ static void num(struct buf *out, double v, const char *unit)
 		buf_puts(out, "-");
 		return;
 	}
-	buf_addf(out, fabs(v) >= 1e5 ? "%.0f" : "%.4g", v);
+	buf_addf(out, fabs(v) >= 1000 ? "%.0f" : "%.4g", v);
 	if (unit && *unit) {
 		buf_putc(out, ' ');
 		esc(out, unit);
@@ -91,6 +91,15 @@ static void config_text(struct buf *out, const cJSON *config)
 		esc(out, kv->valuestring);
 		first = 0;
 	}
+}
+
+/* " [lo, hi]" with digits significant digits, or nothing when the
+ * interval is unknown */
+static void interval(struct buf *out, double lo, double hi, int digits)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	buf_addf(out, " [%.*g, %.*g]", digits, lo, digits, hi);
 }
 
 /* A linear scale from [lo, hi] to [a, b] */
@@ -503,7 +512,15 @@ static void sweep(struct buf *out, const cJSON *res)
 	double fb = dbl(sw, "fixed_b"), pb = dbl(sw, "per_iter_b");
 	int arm, i, npts = 0;
 
-	if (!cJSON_IsObject(sw) || !isfinite(fa) || !isfinite(fb))
+	if (cJSON_IsObject(sw) && (!isfinite(fa) || !isfinite(fb))) {
+		if (json_get_str(sw, "why")) {
+			buf_puts(out, "<p class=\"note\">No sweep fit: ");
+			esc(out, str(sw, "why"));
+			buf_puts(out, ".</p>\n");
+		}
+		return;
+	}
+	if (!cJSON_IsObject(sw))
 		return;
 	cJSON_ArrayForEach(w,
 			   cJSON_GetObjectItemCaseSensitive(res, "workloads")) {
@@ -580,14 +597,22 @@ static void sweep(struct buf *out, const cJSON *res)
 	num(out, fb, unit);
 	buf_puts(out, " (B − A ");
 	num(out, dbl(sw, "d_fixed"), unit);
-	buf_addf(out, " [%.4g, %.4g]); per iteration A ",
-		 dbl(sw, "d_fixed_low"), dbl(sw, "d_fixed_high"));
+	interval(out, dbl(sw, "d_fixed_low"), dbl(sw, "d_fixed_high"), 4);
+	buf_puts(out, "); per iteration A ");
 	num(out, pa, unit);
 	buf_puts(out, ", B ");
 	num(out, pb, unit);
-	buf_addf(out, " (B/A %.3f [%.3f, %.3f]): ", dbl(sw, "per_iter_ratio"),
-		 dbl(sw, "per_iter_ratio_low"), dbl(sw, "per_iter_ratio_high"));
+	buf_puts(out, " (B/A ");
+	num(out, dbl(sw, "per_iter_ratio"), NULL);
+	interval(out, dbl(sw, "per_iter_ratio_low"),
+		 dbl(sw, "per_iter_ratio_high"), 3);
+	buf_puts(out, "): ");
 	esc(out, str(sw, "words"));
+	if (json_get_str(sw, "why")) {
+		buf_puts(out, " (");
+		esc(out, str(sw, "why"));
+		buf_putc(out, ')');
+	}
 	buf_puts(out, ".</p>\n");
 }
 
@@ -635,6 +660,24 @@ static void ab_runs(struct buf *out, const cJSON *d)
 		if (!controls)
 			buf_puts(out, "<p class=\"note\">No control: nothing "
 				      "vouches for this run.</p>\n");
+		else if (!strcmp(str(res, "controls"), "unvouched"))
+			buf_puts(out,
+				 "<p class=\"invalid\">UNVOUCHED: a "
+				 "control could not vouch for the run; its "
+				 "verdict stands unvouched.</p>\n");
+		else if (!strcmp(str(res, "controls"), "steady"))
+			buf_puts(out,
+				 "<p class=\"note\">Every control steady "
+				 "(its interval inside the tolerance): the "
+				 "run is vouched for.</p>\n");
+		cJSON_ArrayForEach(
+			w, cJSON_GetObjectItemCaseSensitive(res, "warnings")) {
+			if (!cJSON_IsString(w))
+				continue;
+			buf_puts(out, "<p class=\"note\">warning: ");
+			esc(out, w->valuestring);
+			buf_puts(out, "</p>\n");
+		}
 		ab_table(out, res);
 		strips(out, res);
 		sweep(out, res);
