@@ -111,6 +111,10 @@ int cmd_umbrella_auto(struct ctx *ctx, int status);
  * be read GCAMP_EFATAL. */
 #define CMD_TEXT_MAX (4u << 20)
 int cmd_read_text(struct buf *out, const char *path, struct error *err);
+/* 1 when standard output reaches a person: a terminal, or the pager git
+ * or main.c started for one (GIT_PAGER_IN_USE), as git decides whether to
+ * draw for a terminal. */
+int cmd_stdout_is_terminal(void);
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 /* cmd_print_json into out. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
@@ -176,4 +177,12 @@ int cmd_subcommand(int argc, const char **argv, struct ctx *ctx,
 		return usage_error(usage, NULL, "no subcommand '%s'", def);
 	sub = rows[rc];
 	return finish(ctx, sub, sub->fn(argc - 1, argv + 1, ctx));
+}
+
+int cmd_stdout_is_terminal(void)
+{
+	const char *p = getenv("GIT_PAGER_IN_USE");
+
+	return isatty(STDOUT_FILENO) ||
+	       (p && (!strcmp(p, "true") || !strcmp(p, "1")));
 }

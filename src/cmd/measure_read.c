@@ -185,7 +185,7 @@ static void print_log_text(struct ctx *ctx, const struct measure_series *s,
 		cross_mark(&marks[g], cross_env, o->cross_config,
 			   s->groups[g].env, s->groups[g].config);
 	}
-	for (g = 0; isatty(1) && g < s->ngroups; g++) {
+	for (g = 0; cmd_stdout_is_terminal() && g < s->ngroups; g++) {
 		buf_reset(&line);
 		buf_addf(&line, "%s%s", marks[g].ptr, o->metric);
 		if (s->unit)

@@ -159,9 +159,15 @@ campaign: init'
 		git campaign measure add lat $v >/dev/null
 		commit "c$v"
 	done
-	run script -qec 'git campaign measure log lat' /dev/null
+	# the sparkline is for a terminal; the pager (git's, as git starts it) is not
+	# under test here
+	GIT_PAGER=cat run script -qec 'git campaign measure log lat' /dev/null
 	assert_success
 	[[ ${lines[0]} == 'lat  ▁'*'█'* ]] || fail "no sparkline: ${lines[0]}"
+	# through git's pager too, as the person at the terminal reads it
+	GIT_PAGER='sed s/^/paged:/' run script -qec 'git campaign measure log lat' /dev/null
+	assert_success
+	[[ ${lines[0]} == 'paged:lat  ▁'*'█'* ]] || fail "no sparkline through the pager: ${lines[0]}"
 	run git campaign measure log lat
 	refute_output --partial '▁'
 }
