@@ -212,7 +212,7 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	    (rc = collect_prs(out, db, &ctx->err)) < 0 ||
 	    (rc = ab_run_last(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo,
-				&out->open_hypos, ctx)) < 0 ||
+			    &out->open_hypos, ctx)) < 0 ||
 	    (rc = finding_open_ranked(&out->findings, &out->nfindings,
 				      &out->open_findings, ctx,
 				      STATUS_FINDINGS)) < 0 ||
