@@ -70,6 +70,12 @@ print(" ".join(map(str, v)) if isinstance(v, tuple) else v)' "$PAGE" "$WORLD/dat
 	[[ $(pj 'p["text"]') == *'No measurement in this range yet: git campaign measure add METRIC VALUE'* ]]
 	[[ $(pj 'p["text"]') == *'No A/B run yet'* ]]
 	[ "$(pj 'p["screenshot_blank"]')" = False ]
+	# a repository without a commit yet gives a page too
+	(cd "$WORLD" && git init -q unborn && cd unborn &&
+		git campaign init u --base main >/dev/null &&
+		git campaign report -o unborn.html >/dev/null &&
+		grep -q 'No measurement in this range yet' unborn.html) ||
+		fail "no page for a repository without a commit"
 	# --open without a display prints the path
 	DISPLAY= WAYLAND_DISPLAY= run --separate-stderr git campaign report --open -o open.html
 	assert_clean

@@ -480,9 +480,12 @@ int measure_walk_range(git_revwalk **out, git_repository *repo,
 		git_object_free(c);
 	}
 	git_object_free(obj);
-	if (rc < 0)
+	if (rc < 0) {
+		git_revwalk_free(*out);
+		*out = NULL;
 		return error_git(err, rc, "bad revision range '%s'",
 				 range ? range : "HEAD");
+	}
 	return 0;
 }
 

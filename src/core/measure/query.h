@@ -61,8 +61,8 @@ int measure_log(struct measure_series *out, struct ctx *ctx,
 void measure_series_release(struct measure_series *s);
 
 /* A first-parent walk of range ("A..B", a revision, or NULL: HEAD), newest
- * first, as measure_log walks it: GCAMP_EGIT "bad revision range" with
- * err set. The caller frees *out. */
+ * first, as measure_log walks it. On failure (a bad range, with err set)
+ * *out is NULL; else the caller frees it. */
 int measure_walk_range(git_revwalk **out, git_repository *repo,
 		       const char *range, struct error *err);
 

@@ -73,8 +73,14 @@ static int gather_commits(struct gather *g, const char *range)
 	size_t n = 0, alloc = 0, i;
 	int rc;
 
-	if ((rc = ctx_repo(&repo, g->ctx, 0)) < 0 ||
-	    (rc = measure_walk_range(&walk, repo, range, &g->ctx->err)) < 0)
+	if ((rc = ctx_repo(&repo, g->ctx, 0)) < 0)
+		return rc;
+	/* a repository without a commit yet: a page of no history */
+	if (!range && git_repository_head_unborn(repo) == 1) {
+		g->by_id = xcalloc(1, sizeof(*g->by_id));
+		return 0;
+	}
+	if ((rc = measure_walk_range(&walk, repo, range, &g->ctx->err)) < 0)
 		return rc;
 	while (!(rc = git_revwalk_next(&id, walk))) {
 		if (n == alloc)
