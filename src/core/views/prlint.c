@@ -789,7 +789,7 @@ static void lint_numbers(struct prlint *l, const struct body *b)
 	};
 	const struct part *p = &b->part[S_NUMBERS];
 	struct strvec envs = STRVEC_INIT, ref = STRVEC_INIT;
-	struct table *t = NULL, *all = NULL;
+	struct table *t = NULL;
 	size_t nt = 0, r, i, k;
 	int control = 0, median = 0;
 
@@ -797,15 +797,14 @@ static void lint_numbers(struct prlint *l, const struct body *b)
 		struct table *one;
 		size_t n = tables_of(&one, b->v, p->from[r], p->to[r]);
 
-		all = xrealloc(all, (nt + n + 1) * sizeof(*all));
+		t = xrealloc(t, (nt + n + 1) * sizeof(*t));
 		if (n)
-			memcpy(all + nt, one, n * sizeof(*one));
+			memcpy(t + nt, one, n * sizeof(*one));
 		nt += n;
 		free(one);
 		for (i = p->from[r]; i < p->to[r]; i++)
 			envs_of(&envs, &b->v[i]);
 	}
-	t = all;
 	if (!nt) {
 		strvec_push(&l->problems,
 			    "no numbers table in section 'Numbers'");
@@ -869,7 +868,7 @@ static void lint_numbers(struct prlint *l, const struct body *b)
 out:
 	strvec_clear(&envs);
 	strvec_clear(&ref);
-	free(all);
+	free(t);
 }
 /* A test-suite count: "9 failed", "1,031 PASS", "2 failures of 10" */
 struct count {

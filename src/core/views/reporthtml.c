@@ -328,6 +328,7 @@ static void history(struct buf *out, const cJSON *d, const cJSON *m)
 	k = 0;
 	cJSON_ArrayForEach(s, series) {
 		struct buf cfg = BUF_INIT;
+		int np;
 
 		config_text(&cfg,
 			    cJSON_GetObjectItemCaseSensitive(s, "config"));
@@ -341,13 +342,9 @@ static void history(struct buf *out, const cJSON *d, const cJSON *m)
 			buf_puts(out, " · ");
 			buf_add(out, cfg.ptr, cfg.len);
 		}
-		buf_addf(out, " · %d point%s</li>",
-			 cJSON_GetArraySize(
-				 cJSON_GetObjectItemCaseSensitive(s, "points")),
-			 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-				 s, "points")) == 1
-				 ? ""
-				 : "s");
+		np = cJSON_GetArraySize(
+			cJSON_GetObjectItemCaseSensitive(s, "points"));
+		buf_addf(out, " · %d point%s</li>", np, np == 1 ? "" : "s");
 		buf_release(&cfg);
 	}
 	buf_puts(out, "</ul></section>\n");
