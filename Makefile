@@ -89,7 +89,7 @@ MAN_SRCS := $(sort $(wildcard man/*.scd))
 MANS := $(MAN_SRCS:man/%.scd=$(BUILD)/man/%)
 
 .PHONY: all deps deps-lint check test demo asan install uninstall lint clean man unit \
-	fuzz depcheck compile_commands
+	fuzz fuzz-long depcheck compile_commands
 .DELETE_ON_ERROR:
 
 all: $(BIN) $(HOOK_BIN) man
@@ -259,6 +259,15 @@ $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_import.c $(FUZZ_DIR)/libimport.a
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_FORMAT='"$*"' \
 		-MF $(FUZZ_DIR)/obj/fuzz-$*.d -o $@ $< $(FUZZ_DIR)/libimport.a \
 		$(shell pkg-config --libs libcjson) -lm
+
+# The long run: every target FUZZ_LONG seconds (default 180), no input over
+# one second; new inputs that add coverage are merged into the corpus by hand
+# (build/fuzz/fuzz-NAME -merge=1 tests/fuzz/corpus/NAME NEW_DIR).
+FUZZ_LONG ?= 180
+fuzz-long: fuzz
+	$(Q)FUZZ_DIR=$(abspath $(FUZZ_DIR)) SRC_DIR=$(CURDIR) \
+		FUZZ_TARGETS="$(FUZZ_HAVE) template" FUZZ_TIME=$(FUZZ_LONG) \
+		FUZZ_UNIT_TIMEOUT=1 sh tests/fuzz/run-corpus.sh
 
 deps:
 	$(Q)sh scripts/deps.sh

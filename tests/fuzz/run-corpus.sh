@@ -7,6 +7,7 @@ set -u
 dir=${FUZZ_DIR:?run through make test}
 src=${SRC_DIR:-.}
 time=${FUZZ_TIME:-4}
+unit=${FUZZ_UNIT_TIMEOUT:-10}
 # shellcheck disable=SC2086
 set -- ${FUZZ_TARGETS:-}
 if [ $# -eq 0 ]; then
@@ -43,7 +44,7 @@ for f; do
 		set -- "-dict=$src/tests/fuzz/$f.dict"
 	fi
 	mkdir "$work/$f"
-	if "$bin" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
+	if "$bin" -max_total_time="$time" -timeout="$unit" -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$dir/artifacts/$f-" \
 		"$@" "$work/$f" "$corpus" >"$log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
