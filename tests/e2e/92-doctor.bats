@@ -66,3 +66,18 @@ assert s["program"] == "ok" and s["cpu turbo"] == "warning", s'
 	[ "$(sqlite3 .git/campaign/campaign.db 'PRAGMA user_version')" = 1 ]
 	[ ! -e .git/campaign/campaign.db.v1.bak ]
 }
+
+@test "doctor does not take a stub man's advice for a man page" {
+	# Ubuntu's minimized images (seen on the GPU machine) put a man that
+	# prints advice and exits 0 for every page
+	mkdir "$WORLD/stub"
+	cat >"$WORLD/stub/man" <<'SH'
+#!/bin/sh
+echo "This system has been minimized by removing packages and content that are"
+echo "command. You will still need to ensure the 'man-db' package is installed."
+SH
+	chmod +x "$WORLD/stub/man"
+	PATH="$WORLD/stub:$PATH" run --separate-stderr git campaign doctor
+	assert_line --regexp "^man pages +warning +man finds no git-campaign page"
+	refute_line --partial "man pages    ok"
+}
