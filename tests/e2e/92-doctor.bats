@@ -81,3 +81,23 @@ SH
 	assert_line --regexp "^man pages +warning +man finds no git-campaign page"
 	refute_line --partial "man pages    ok"
 }
+
+@test "doctor reports a GPU's persistence and clocks as the H200 machine answered, and warns when persistence is off" {
+	mkdir -p "$SYS/proc/driver/nvidia" "$WORLD/stub"
+	cp "$SRC_DIR/tests/fixtures/doctor/h200-driver-version.txt" \
+		"$SYS/proc/driver/nvidia/version"
+	cat >"$WORLD/stub/nvidia-smi" <<SH
+#!/bin/sh
+[ "\$*" = "--query-gpu=index,name,persistence_mode,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader" ] || exit 2
+sed "s/Enabled/\${PERSIST:-Enabled}/" "$SRC_DIR/tests/fixtures/doctor/h200-nvidia-smi.csv"
+SH
+	chmod +x "$WORLD/stub/nvidia-smi"
+	PATH="$WORLD/stub:$PATH" run --separate-stderr git campaign doctor
+	assert_line "gpu          ok       0, NVIDIA H200, Enabled, 345 MHz, 1980 MHz, 3201 MHz (index, name, persistence, sm clock, max sm clock, memory clock)"
+	PERSIST=Disabled PATH="$WORLD/stub:$PATH" run --separate-stderr git campaign doctor
+	assert_line --regexp "^gpu +warning +0, NVIDIA H200, Disabled, "
+	# no driver: no gpu line, and nvidia-smi is not asked
+	rm -r "$SYS/proc"
+	PATH="$WORLD/stub:$PATH" run --separate-stderr git campaign doctor
+	refute_line --regexp "^gpu "
+}
