@@ -269,6 +269,8 @@ static int run(int argc, const char **argv)
 	if (cmd->flags & CMD_UMBRELLA_AUTO)
 		status = cmd_umbrella_auto(&ctx, status);
 	note_backup(&ctx);
+	if (ctx.warn.len)
+		fputs(ctx.warn.ptr, stderr);
 	ctx_release(&ctx);
 	return status;
 }

@@ -27,6 +27,8 @@ struct tok {
 	size_t len;
 	size_t close; /* T_SECTION, T_INVERTED: index of the matching T_CLOSE */
 	int line;
+	unsigned char found, missed; /* a lookup of the tag's name found it;
+					one did not (template_render_checked) */
 };
 
 struct toks {
@@ -41,7 +43,7 @@ static void push(struct toks *t, enum tok_kind kind, const char *s, size_t len,
 		t->cap = t->cap ? 2 * t->cap : 32;
 		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
 	}
-	t->v[t->n++] = (struct tok){kind, s, len, 0, line};
+	t->v[t->n++] = (struct tok){kind, s, len, 0, line, 0, 0};
 }
 
 static int lines_in(const char *s, const char *end)
@@ -246,7 +248,7 @@ static void put_value(struct buf *out, const cJSON *v)
 
 /* A rendering in progress: what render's steps share. */
 struct render_state {
-	const struct toks *tokens;
+	struct toks *tokens;
 	const cJSON **stack; /* the contexts, innermost last */
 	int depth;	     /* the entries of stack in use */
 	struct buf *out;
@@ -294,8 +296,8 @@ static int render(struct render_state *st, size_t from, size_t to)
 	if (++st->steps > MAX_STEPS)
 		return -1;
 	for (size_t i = from; i < to; i++) {
-		const struct tok *k = &st->tokens->v[i];
-		const cJSON *v;
+		struct tok *k = &st->tokens->v[i];
+		const cJSON *v = NULL;
 
 		if (out->len > st->limit || ++st->steps > MAX_STEPS)
 			return -1;
@@ -323,12 +325,24 @@ static int render(struct render_state *st, size_t from, size_t to)
 		case T_CLOSE:
 			break;
 		}
+		if (k->kind == T_VAR || k->kind == T_SECTION ||
+		    k->kind == T_INVERTED) {
+			k->found |= v != NULL;
+			k->missed |= v == NULL;
+		}
 	}
 	return out->len > st->limit ? -1 : 0;
 }
 
 int template_render(const char *name, const char *text, const cJSON *data,
 		    struct buf *out, struct error *err)
+{
+	return template_render_checked(name, text, data, out, NULL, err);
+}
+
+int template_render_checked(const char *name, const char *text,
+			    const cJSON *data, struct buf *out,
+			    struct buf *unknown, struct error *err)
 {
 	struct toks t = {0};
 	const cJSON *stack[MAX_DEPTH + 1];
@@ -353,6 +367,15 @@ int template_render(const char *name, const char *text, const cJSON *data,
 					"template '%s' renders more than %zu "
 					"MiB",
 					name, MAX_OUTPUT >> 20);
+	} else if (unknown) {
+		for (size_t i = 0; i < t.n; i++)
+			if (t.v[i].missed && !t.v[i].found)
+				buf_addf(unknown, "line %d: {{%s%.*s}}\n",
+					 t.v[i].line,
+					 t.v[i].kind == T_SECTION    ? "#"
+					 : t.v[i].kind == T_INVERTED ? "^"
+								     : "",
+					 (int)t.v[i].len, t.v[i].s);
 	}
 out:
 	free(t.v);

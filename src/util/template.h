@@ -30,6 +30,14 @@
 int template_render(const char *name, const char *text, const cJSON *data,
 		    struct buf *out, struct error *err);
 
+/* template_render, and for UNKNOWN (may be NULL) a line "line N: {{name}}"
+ * (with '#' or '^' for a section) per tag whose name no lookup found while
+ * rendering: a misspelt key, which Mustache renders as nothing. A tag only
+ * in sections that never rendered is not judged. */
+int template_render_checked(const char *name, const char *text,
+			    const cJSON *data, struct buf *out,
+			    struct buf *unknown, struct error *err);
+
 /* The file in workdir that overrides the built-in template name:
  * .campaign/templates/NAME. The caller frees it. */
 char *template_override_path(const char *workdir, const char *name);

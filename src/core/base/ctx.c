@@ -4,6 +4,7 @@
 #include "io/signature.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -173,6 +174,7 @@ void ctx_release(struct ctx *ctx)
 		ctx->lite = NULL;
 	}
 	free(ctx->db_backup);
+	buf_release(&ctx->warn);
 	ctx->db = NULL;
 	ctx->db_backup = NULL;
 	ctx->cfg = NULL;
@@ -201,4 +203,15 @@ int ctx_scratch_dir(char **out, struct ctx *ctx)
 	}
 	free(campaign);
 	return rc;
+}
+
+void ctx_warn(struct ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_puts(&ctx->warn, "warning: ");
+	va_start(ap, fmt);
+	buf_vaddf(&ctx->warn, fmt, ap);
+	va_end(ap);
+	buf_puts(&ctx->warn, "\n");
 }

@@ -8,6 +8,7 @@
 #include "io/db.h"
 #include "io/gitcfg.h"
 #include "io/gitlite.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 struct ctx {
@@ -20,12 +21,19 @@ struct ctx {
 				 it upgraded the schema (db_backup), or
 				 NULL; it outlives ctx_db_close() */
 	int db_backup_from;   /* the schema that copy has */
+	struct buf warn;      /* "warning: ..." lines (ctx_warn) that main
+				 prints on stderr once the command is done */
 };
 
 #define CTX_INIT                                                               \
 	{                                                                      \
-		ERROR_INIT, NULL, NULL, NULL, NULL, NULL, 0                    \
+		ERROR_INIT, NULL, NULL, NULL, NULL, NULL, 0, BUF_INIT          \
 	}
+
+/* Adds the line "warning: " FMT to ctx->warn, for main to print once the
+ * command is done (after its output, as git's advice comes). */
+void ctx_warn(struct ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The repository's files as gitlite reads them (without libgit2): its git
  * directories, work tree, configuration and refs. Borrowed. Outside a

@@ -21,10 +21,10 @@
 #include "core/views/gather.h"
 #include "core/views/prbody.h"
 #include "core/views/prlint.h"
+#include "core/views/render.h"
 #include "io/gitcfg.h"
 #include "io/repo.h"
 #include "util/json.h"
-#include "util/template.h"
 #include "util/xalloc.h"
 
 /* 1 when hex (a full id or a prefix of 7 or more) is one of the commits */
@@ -387,8 +387,7 @@ static int gather_findings(struct pb *b)
 		cJSON_AddNumberToObject(o, "id", (double)f->id);
 		cJSON_AddStringToObject(o, "kind", f->kind);
 		cJSON_AddStringToObject(o, "title", f->title);
-		if (f->issue)
-			cJSON_AddStringToObject(o, "issue", f->issue);
+		json_add_str_or_null(o, "issue", f->issue);
 		if (f->pr)
 			cJSON_AddNumberToObject(o, "pr", (double)f->pr);
 		if (f->commit_id)
@@ -531,7 +530,7 @@ out:
 int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
 		  cJSON **data)
 {
-	struct buf text = BUF_INIT, body = BUF_INIT;
+	struct buf body = BUF_INIT;
 	git_repository *repo;
 	cJSON *d = NULL;
 	int rc;
@@ -543,10 +542,9 @@ int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
 		goto out;
 	/* user text cannot end the stack section the template may place */
 	json_defuse_strings(d);
-	if ((rc = template_load(git_repository_workdir(repo), "pr-body.md",
-				&text, NULL, &ctx->err)) < 0 ||
-	    (rc = template_render("pr-body.md", text.ptr, d, &body,
-				  &ctx->err)) < 0)
+	if ((rc = views_render(ctx, git_repository_workdir(repo), "pr-body.md",
+			       "git campaign pr body --json", d, &body, NULL)) <
+	    0)
 		goto out;
 	buf_add(out, body.ptr, body.len);
 	if (data) {
@@ -555,7 +553,6 @@ int prbody_render(struct ctx *ctx, const char *branch, struct buf *out,
 	}
 out:
 	cJSON_Delete(d);
-	buf_release(&text);
 	buf_release(&body);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "core/measure/measure.h"
 #include "core/measure/stored.h"
 #include "core/records/testrun.h"
+#include "core/views/render.h"
 #include "core/views/status.h"
 #include "io/db.h"
 #include "io/gitlite.h"
@@ -614,15 +615,13 @@ out:
 int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data)
 {
 	const char *work_tree;
-	struct buf text = BUF_INIT;
 	char *from = NULL;
 	int rc;
 
-	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0 ||
-	    (rc = template_load(work_tree, "resume.md", &text, &from,
-				&ctx->err)) < 0)
+	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0)
 		goto out;
-	rc = template_render("resume.md", text.ptr, data, out, &ctx->err);
+	rc = views_render(ctx, work_tree, "resume.md",
+			  "git campaign resume --format json", data, out, &from);
 	if (rc == GCAMP_EUSAGE) {
 		/* a broken template is no misuse of the command */
 		ctx->err.code = rc = GCAMP_EFATAL;
@@ -634,7 +633,6 @@ int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data)
 	}
 out:
 	free(from);
-	buf_release(&text);
 	return rc;
 }
 

@@ -10,9 +10,9 @@
 #include "core/measure/stored.h"
 #include "core/records/pr.h"
 #include "core/views/prbody.h"
+#include "core/views/render.h"
 #include "core/views/resume.h"
 #include "util/json.h"
-#include "util/template.h"
 #include "util/text.h"
 
 int umbrella_splice(struct buf *out, const char *body, const char *section)
@@ -177,7 +177,6 @@ int umbrella_data(cJSON **out, struct ctx *ctx, int max_rows)
 int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 		    int max_rows)
 {
-	struct buf text = BUF_INIT;
 	git_repository *repo;
 	cJSON *d = NULL;
 	int rc;
@@ -190,13 +189,12 @@ int umbrella_render(struct buf *out, struct ctx *ctx, const struct campaign *c,
 	/* names, titles and findings may come from anyone through sync:
 	 * none may end the section or make the body invalid JSON */
 	json_defuse_strings(d);
-	if ((rc = template_load(git_repository_workdir(repo), "umbrella.md",
-				&text, NULL, &ctx->err)) < 0 ||
-	    (rc = template_render("umbrella.md", text.ptr, d, out, &ctx->err)) <
-		    0)
+	if ((rc = views_render(
+		     ctx, git_repository_workdir(repo), "umbrella.md",
+		     "git campaign template show --builtin umbrella.md", d, out,
+		     NULL)) < 0)
 		goto out;
 out:
 	cJSON_Delete(d);
-	buf_release(&text);
 	return rc;
 }
