@@ -3,14 +3,21 @@
  * --page raw CSV, the details page as text, and the "no counters" cases.
  *
  * Records: one per kernel launch and numeric metric.
- * - metric: the name ncu prints: the display name on the details page
- *   ("Duration", "DRAM Throughput"), the metric id on the raw page
- *   ("gpu__time_duration.sum"). Rule rows and text values are skipped.
+ * - metric: the details page's display name ("Duration", "DRAM
+ *   Throughput"), on every page: a metric id (the raw page's columns, the
+ *   details page with --print-metric-name name) that the default sections
+ *   show is named by its label and section there (import/ncu_labels.c);
+ *   another id stays as printed ("sm__inst_executed.sum"). Rule rows and
+ *   text values are skipped.
  * - value, unit: normalised, so stdout (base units) and --import (scaled)
  *   give equal records: time in "ns", frequency in "hz", sizes in "byte"
  *   (Kbyte = 1000, KiB = 1024), rates per second ("byte/s"; cycles per
  *   second are "hz"), "Kbyte/block" as "byte/block"; "%", "cycle" and
  *   other units as printed; no unit: unitless. Durations are "lower".
+ *   A launch's sizes (section "Launch Statistics") are binary: a scaled
+ *   value whose printed digits allow one multiple of 1024 (of 1024^2 for
+ *   Mbyte) is that multiple, as the base-unit forms print it ("32.77
+ *   Kbyte" is 32,768 byte, "1.02 Kbyte/block" 1,024 byte/block).
  * - config: kernel=NAME, launch=ID (ncu's ID; in the text form, the
  *   launch's position in the report), section=SECTION (details page),
  *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed. */
@@ -21,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "import/ncu_labels.h"
 #include "import/nvcsv.h"
 #include "import/rec.h"
 #include "import/textscan.h"
@@ -124,6 +132,30 @@ static int no_value(const char *value)
 	       !strcasecmp(value, "no data");
 }
 
+/* The binary size V (bytes) that a scaled VALUE printed with ncu's digits
+ * stands for: the one multiple of 1024^(exp10/3) within the printed
+ * precision, else V itself. */
+static double binary_size(double v, const char *value, int exp10)
+{
+	const char *dot = strchr(value, '.');
+	double k = 1, half = 0.5, m;
+	int digits = 0;
+
+	if (exp10 < 3 || exp10 % 3 || strpbrk(value, "eE"))
+		return v;
+	if (dot)
+		while (dot[1 + digits] >= '0' && dot[1 + digits] <= '9')
+			digits++;
+	for (int i = 0; i < exp10 / 3; i++)
+		k *= 1024;
+	for (int i = digits; i < exp10; i++)
+		half *= 10;
+	for (int i = exp10; i < digits; i++)
+		half /= 10;
+	m = (double)(long long)(v / k + 0.5) * k;
+	return m - v < half && v - m < half ? m : v;
+}
+
 /* Adds the record of one metric. Returns 1 when added, 0 when the value is
  * no number (text, or no_value), -1 when the value of a time, frequency,
  * size or percentage is some other text. */
@@ -145,6 +177,9 @@ static int emit(struct import_set *out, const char *metric, const char *unit,
 	}
 	while (bin-- > 0)
 		v *= 1024;
+	if (section && !strcmp(section, "Launch Statistics") &&
+	    (!strcmp(base, "byte") || !strcmp(base, "byte/block")))
+		v = binary_size(v, value, exp10);
 	r = import_add(out, metric, v, *base ? base : NULL);
 	if (!strcmp(base, "ns"))
 		r->better = IMPORT_BETTER_LOWER;
@@ -318,10 +353,18 @@ static int csv_row(struct ncu *st)
 	if (st->mode == M_DETAILS) {
 		const char *section = NULL;
 
+		const char *name = nv_trim(st->f.v[st->c_name]);
+		const struct ncu_label *lb = NULL;
+
 		if (st->c_section >= 0)
 			section = nv_trim(st->f.v[st->c_section]);
-		n = emit(st->out, nv_trim(st->f.v[st->c_name]),
-			 nv_trim(st->f.v[st->c_unit]),
+		/* --print-metric-name name: the label of the id there */
+		while (section && (lb = ncu_label_next(name, lb)))
+			if (!strcmp(lb->section, section)) {
+				name = lb->label;
+				break;
+			}
+		n = emit(st->out, name, nv_trim(st->f.v[st->c_unit]),
 			 nv_trim(st->f.v[st->c_value]), section, &l);
 		if (n > 0)
 			st->nrec++;
@@ -331,11 +374,27 @@ static int csv_row(struct ncu *st)
 			const char *unit =
 				i < st->units.nr ? st->units.v[i] : "";
 
+			const struct ncu_label *lb;
+
 			/* metric ids have "__"; the launch's columns not */
 			if (!strstr(name, "__"))
 				continue;
-			n = emit(st->out, name, unit, nv_trim(st->f.v[i]), NULL,
-				 &l);
+			/* named as the details page names it, once per
+			 * section that shows it */
+			if (!(lb = ncu_label_next(name, NULL))) {
+				n = emit(st->out, name, unit,
+					 nv_trim(st->f.v[i]), NULL, &l);
+			} else {
+				for (n = 0; lb && n >= 0;
+				     lb = ncu_label_next(name, lb)) {
+					n = emit(st->out, lb->label, unit,
+						 nv_trim(st->f.v[i]),
+						 lb->section, &l);
+					st->nrec += n > 0 ? (size_t)n : 0;
+				}
+				if (n >= 0)
+					continue;
+			}
 			if (n < 0)
 				break;
 			st->nrec += (size_t)n;

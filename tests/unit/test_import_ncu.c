@@ -158,11 +158,13 @@ static void details_fixture_has_the_facts(void **state)
 	r = find(&s, "DRAM Frequency", "0");
 	assert_true(r->value == 3.2e9);
 	assert_string_equal(r->unit, "hz");
+	/* a launch's sizes are binary: 32.77 Kbyte and 1.02 Kbyte/block are
+	 * the 32,768 and 1,024 that ncu's base-unit forms print */
 	r = find(&s, "Shared Memory Configuration Size", "0");
-	assert_true(r->value == 32770.0);
+	assert_true(r->value == 32768.0);
 	assert_string_equal(r->unit, "byte");
 	r = find(&s, "Driver Shared Memory Per Block", "1");
-	assert_true(r->value == 1020.0);
+	assert_true(r->value == 1024.0);
 	assert_string_equal(r->unit, "byte/block");
 	r = find(&s, "Grid Size", "0");
 	assert_true(r->value == 65536.0);
@@ -226,12 +228,15 @@ static void raw_page_is_one_row_per_launch(void **state)
 	(void)state;
 	assert_int_equal(parse(&s, data, len, "raw.csv", &err), 0);
 	assert_int_equal(s.nr, 3);
-	r = find(&s, "gpu__time_duration.sum", "0");
+	/* named as the details page names it, with its section */
+	assert_int_equal(count_metric(&s, "gpu__time_duration.sum"), 0);
+	r = find(&s, "Duration", "0");
 	assert_true(r->value == 40000.0); /* 4.0e-05 second */
 	assert_string_equal(r->unit, "ns");
 	assert_true(has_config(r, "kernel=w13_kernel"));
 	assert_true(has_config(r, "grid=(5,20,1)"));
-	assert_int_equal(r->config.nr, 4); /* no section on the raw page */
+	assert_true(has_config(r, "section=GPU Speed Of Light Throughput"));
+	assert_int_equal(r->config.nr, 5);
 	r = find(&s, "dram__bytes_read.sum", "0");
 	assert_true(r->value == 10240000.0);
 	assert_string_equal(r->unit, "byte");
