@@ -131,13 +131,6 @@ static int parse_iters(long **out, size_t *n, const char *s)
 	return 0;
 }
 
-/* A git boolean that is true ("true", "yes", "on", "1", any case) */
-static int is_true(const char *v)
-{
-	return !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
-	       !strcasecmp(v, "on") || !strcmp(v, "1");
-}
-
 /* The honest-number rules: a control when campaign.requireControl is set;
  * every --require-flag (and campaign.requireFlag) in every command that is
  * measured; no campaign.forbidFlag unless the run is labelled with the
@@ -161,7 +154,7 @@ static int check_flags(struct ctx *ctx, const struct ab_opts *o,
 		gitcfg_get_all(&forbid, cfg, "campaign.forbidFlag", &ctx->err);
 		need_control =
 			gitcfg_get(&v, cfg, "campaign.requireControl") == 0 &&
-			is_true(v);
+			gitcfg_bool(v) == 1;
 	}
 	error_clear(&ctx->err);
 	if (need_control && !o->ncontrols && !gpu_control) {

@@ -1,6 +1,7 @@
 /* git campaign pr body|lint: a campaign PR's body rendered from the
  * branch's records, and the lint of a body (a file, the standard input,
  * or a PR on GitHub) for the seven sections. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "util/buf.h"
 #include "util/options.h"
 #include "util/strvec.h"
+#include "util/xalloc.h"
 
 SUB_USAGE(body_usage, "git campaign pr body [BRANCH] [--json]");
 SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] "
@@ -159,6 +161,48 @@ static int branch_has_ab(struct ctx *ctx, const char *branch)
 	return has;
 }
 
+/* The checkstyle configuration Testing must say passed: the value of
+ * campaign.lint.checkstyle (false: none), else the first tracked file named
+ * *checkstyle*.xml. NULL outside a repository; the caller frees. */
+static char *checkstyle_config(struct ctx *ctx)
+{
+	git_repository *repo;
+	git_index *idx = NULL;
+	struct gitcfg *cfg;
+	const char *v;
+	char *found = NULL;
+	size_t i, n;
+
+	if (ctx_config(&cfg, ctx) == 0 &&
+	    gitcfg_get(&v, cfg, "campaign.lint.checkstyle") == 0)
+		return gitcfg_bool(v) == 0 ? NULL : xstrdup(v);
+	error_clear(&ctx->err);
+	if (ctx_repo(&repo, ctx, 0) < 0 ||
+	    git_repository_index(&idx, repo) < 0) {
+		error_clear(&ctx->err);
+		return NULL;
+	}
+	n = git_index_entrycount(idx);
+	for (i = 0; i < n && !found; i++) {
+		const git_index_entry *e = git_index_get_byindex(idx, i);
+		const char *base = strrchr(e->path, '/');
+		char low[256];
+		size_t len, k;
+
+		base = base ? base + 1 : e->path;
+		len = strlen(base);
+		if (len >= sizeof(low))
+			continue;
+		for (k = 0; k <= len; k++)
+			low[k] = (char)tolower((unsigned char)base[k]);
+		if (strstr(low, "checkstyle") && len > 4 &&
+		    !strcmp(low + len - 4, ".xml"))
+			found = xstrdup(e->path);
+	}
+	git_index_free(idx);
+	return found;
+}
+
 static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct prlint l = PRLINT_INIT;
@@ -168,6 +212,7 @@ static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 	long pr = 0;
 	int json = 0, have_campaign, rc = 0, kind = PRLINT_AUTO, is_file = 0;
 	int missing = 0;
+	char *checkstyle = NULL;
 	size_t i;
 	struct stat sb;
 	const struct option opts[] = {
@@ -210,6 +255,7 @@ static int pr_lint_cmd(int argc, const char **argv, struct ctx *ctx)
 	l.kind = (enum prlint_kind)kind;
 	if (have_campaign && !is_file && !pr && l.kind == PRLINT_AUTO)
 		l.has_ab = branch_has_ab(ctx, n ? argv[0] : NULL);
+	l.checkstyle = checkstyle = checkstyle_config(ctx);
 	prlint_check(&l, body.ptr ? body.ptr : "");
 	if (json) {
 		cJSON *j = cJSON_CreateObject();
@@ -250,6 +296,7 @@ out:
 	if (have_campaign)
 		campaign_release(&c);
 	prlint_release(&l);
+	free(checkstyle);
 	buf_release(&body);
 	return rc;
 }

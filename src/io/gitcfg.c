@@ -78,6 +78,19 @@ int gitcfg_get(const char **out, struct gitcfg *c, const char *key)
 	return *out ? 0 : GCAMP_ENOTFOUND;
 }
 
+int gitcfg_bool(const char *v)
+{
+	if (!v)
+		return -1;
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+	    !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!*v || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+	    !strcasecmp(v, "off") || !strcmp(v, "0"))
+		return 0;
+	return -1;
+}
+
 int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
 		   struct error *err)
 {

@@ -26,6 +26,9 @@ void gitcfg_free(struct gitcfg *c);
  * gitcfg_free), or GCAMP_ENOTFOUND with *out = NULL. A key given as
  * `-c key` without a value reads as "true". */
 int gitcfg_get(const char **out, struct gitcfg *c, const char *key);
+/* A git boolean: 1 for "true", "yes", "on" or "1" (any case), 0 for
+ * "false", "no", "off", "0" or "", -1 for anything else or NULL. */
+int gitcfg_bool(const char *v);
 /* Every value of a multi-valued key, in git's order, appended to out. */
 int gitcfg_get_all(struct strvec *out, struct gitcfg *c, const char *key,
 		   struct error *err);

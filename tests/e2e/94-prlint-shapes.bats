@@ -108,3 +108,22 @@ assert_clean_but_notes() {
 	run --separate-stderr git campaign pr lint --base trunk fix.md
 	assert_clean
 }
+
+@test "in a repository with a checkstyle configuration, Testing must say checkstyle passed" {
+	make_repo r develop
+	cd r
+	mkdir -p tornado-assembly/src/etc
+	echo '<module name="Checker"/>' >tornado-assembly/src/etc/checkstyle.xml
+	git add . && git commit -q -m 'checkstyle rules'
+	run --separate-stderr git campaign pr lint "$F/merged-template.md"
+	assert_failure 1
+	assert_output "section 'Testing' does not say checkstyle passed (the repository has 'tornado-assembly/src/etc/checkstyle.xml')"
+	# the template's last section is its Testing: say it there
+	{ cat "$F/merged-template.md"; echo; echo 'checkstyle: clean (`make checkstyle`).'; } >said.md
+	run --separate-stderr git campaign pr lint said.md
+	assert_success
+	[ -z "$output" ]
+	git config campaign.lint.checkstyle false
+	run --separate-stderr git campaign pr lint "$F/merged-template.md"
+	assert_success
+}

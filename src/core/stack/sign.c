@@ -22,12 +22,6 @@ static const char *cfg_str(struct gitcfg *cfg, const char *key)
 	return v;
 }
 
-static int is_true(const char *v)
-{
-	return v && (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
-		     !strcasecmp(v, "on") || !strcmp(v, "1"));
-}
-
 int stack_signer_load(struct stack_signer *s, struct ctx *ctx,
 		      const git_signature *committer)
 {
@@ -39,7 +33,7 @@ int stack_signer_load(struct stack_signer *s, struct ctx *ctx,
 	memset(s, 0, sizeof(*s));
 	if ((rc = ctx_config(&cfg, ctx)) < 0)
 		return rc;
-	s->on = is_true(cfg_str(cfg, "commit.gpgSign"));
+	s->on = gitcfg_bool(cfg_str(cfg, "commit.gpgSign")) == 1;
 	if (!s->on)
 		return 0;
 	fmt = cfg_str(cfg, "gpg.format");

@@ -1015,12 +1015,23 @@ static int names_a_test(const struct line *l)
 	return has_code(l) || any_sub(l, subs);
 }
 
+static int says_checkstyle(const struct line *l)
+{
+	return line_has_ci(l, "checkstyle");
+}
+
 static void lint_testing(struct prlint *l, const struct body *b)
 {
 	const struct part *p = &b->part[S_TESTING];
 	struct side base = {0, 0, -1}, branch = {0, 0, -1};
 	size_t r, i, k;
 
+	if (l->checkstyle && !part_any(b, S_TESTING, says_checkstyle))
+		strvec_push_owned(&l->problems,
+				  xasprintf("section 'Testing' does not say "
+					    "checkstyle passed (the repository "
+					    "has '%s')",
+					    l->checkstyle));
 	for (r = 0; r < p->nr; r++)
 		for (i = p->from[r]; i < p->to[r]; i++) {
 			const struct line *ln = &b->v[i];

@@ -22,10 +22,13 @@ extern const char *const prlint_kind_names[];
 
 struct prlint {
 	/* in */
-	const char *base;      /* the base branch's name, NULL: develop,
-				* main or master */
-	enum prlint_kind kind; /* AUTO: inferred, then set here */
-	int has_ab;	       /* the branch has A/B runs: a perf claim */
+	const char *base;	/* the base branch's name, NULL: develop,
+				 * main or master */
+	enum prlint_kind kind;	/* AUTO: inferred, then set here */
+	int has_ab;		/* the branch has A/B runs: a perf claim */
+	const char *checkstyle; /* the checkstyle configuration the repository
+				   tracks (its path), or NULL: none, and
+				   Testing need not say checkstyle passed */
 	/* out */
 	const char *kind_why;	/* why the kind was judged so (static) */
 	int kind_guessed;	/* judged from the prose alone: say so */
@@ -34,7 +37,7 @@ struct prlint {
 };
 #define PRLINT_INIT                                                            \
 	{                                                                      \
-		NULL, PRLINT_AUTO, 0, NULL, 0, STRVEC_INIT, STRVEC_INIT        \
+		NULL, PRLINT_AUTO, 0, NULL, NULL, 0, STRVEC_INIT, STRVEC_INIT  \
 	}
 
 /*
