@@ -148,16 +148,10 @@ static int lint_source(struct buf *out, struct ctx *ctx,
  * records: its PR is a performance claim */
 static int branch_has_ab(struct ctx *ctx, const char *branch)
 {
-	cJSON *d = NULL;
 	int has;
 
-	if (prbody_data(&d, ctx, branch) < 0) {
+	if (prbody_has_ab(&has, ctx, branch) < 0)
 		error_clear(&ctx->err);
-		return 0;
-	}
-	has = cJSON_GetArraySize(
-		      cJSON_GetObjectItemCaseSensitive(d, "ab_runs")) > 0;
-	cJSON_Delete(d);
 	return has;
 }
 

@@ -468,6 +468,35 @@ static void pb_release(struct pb *b)
 	campaign_release(&b->c);
 }
 
+static int is_branch_run(const struct ab_run_row *row, void *data)
+{
+	struct pb *b = data;
+	cJSON *j = cJSON_Parse(row->result);
+	int is = pb_in_list(&b->trees, json_get_str(j, "b_tree"));
+
+	cJSON_Delete(j);
+	return is;
+}
+
+int prbody_has_ab(int *has, struct ctx *ctx, const char *branch)
+{
+	struct pb b;
+	struct db *db = NULL;
+	int rc;
+
+	*has = 0;
+	if ((rc = pb_open(&b, ctx)) < 0 || (rc = ctx_db_if_any(&db, ctx)) < 0 ||
+	    !db || (rc = gather_commits(&b, branch)) < 0)
+		goto out;
+	if ((rc = ab_run_for_each(db, 0, is_branch_run, &b, &ctx->err)) > 0) {
+		*has = 1;
+		rc = 0;
+	}
+out:
+	pb_release(&b);
+	return rc;
+}
+
 int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		 const char *branch)
 {

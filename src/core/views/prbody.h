@@ -33,6 +33,10 @@ int prbody_data(cJSON **data, struct ctx *ctx, const char *branch);
  * (A/B #3)" (NULL when none was judged). The caller frees both. Errors as
  * prbody_data's.
  */
+/* *has: 1 when an A/B run's B was the tree of one of branch's own commits
+ * (as prbody_data gathers them), else 0; without gathering the rest. */
+int prbody_has_ab(int *has, struct ctx *ctx, const char *branch);
+
 int prbody_claim(char **title, char **claim, struct ctx *ctx,
 		 const char *branch);
 
