@@ -721,3 +721,36 @@ void db_close(struct db *db)
 	free(db->backup);
 	free(db);
 }
+
+int db_rows(void **out, size_t *n, size_t size, struct db *db, const char *sql,
+	    long long id, void (*row)(void *elem, sqlite3_stmt *st),
+	    void (*free_rows)(void *v, size_t n), const char *what,
+	    struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = db_prepare(&st, db, sql, err)) < 0)
+		return rc;
+	if (id > 0)
+		sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			*out = xrealloc(*out, alloc * size);
+		}
+		memset((char *)*out + *n * size, 0, size);
+		row((char *)*out + (*n)++ * size, st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free_rows(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error_sqlite(err, db, rc, "cannot read %s", what);
+	}
+	return 0;
+}

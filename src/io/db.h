@@ -5,6 +5,7 @@
 #define GCAMP_DB_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 #include "util/error.h"
 
@@ -70,6 +71,15 @@ int db_prepare(sqlite3_stmt **out, struct db *db, const char *sql,
 char *db_col_dup(sqlite3_stmt *st, int i);
 /* Binds s (copied) as text to parameter i of st, or NULL when s is NULL. */
 void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+/* Every row of SQL (with ?1 bound to ID when ID > 0) read into an array of
+ * elements of SIZE bytes by ROW, in *out (realloc'd, caller frees with
+ * FREE_ROWS, which also frees it), *n of them. On a sqlite failure the rows
+ * read are freed, *out is NULL, and the error is "cannot read WHAT". */
+int db_rows(void **out, size_t *n, size_t size, struct db *db, const char *sql,
+	    long long id, void (*row)(void *elem, sqlite3_stmt *st),
+	    void (*free_rows)(void *v, size_t n), const char *what,
+	    struct error *err);
+
 /* Runs st, a prepared statement that returns no rows, to its end and
  * finalises it in every case. Returns 0, or the sqlite error with msg
  * ("cannot record the finding") in err. */

@@ -115,38 +115,31 @@ int finding_add(long long *out, struct ctx *ctx, const char *kind,
 }
 
 /* every row of sql (with ?1 bound to id when id > 0) into *out */
+static void finding_row_of(void *elem, sqlite3_stmt *st)
+{
+	finding_row(elem, st);
+}
+
+static void finding_free_rows(void *v, size_t n)
+{
+	finding_free(v, n);
+}
+
 static int finding_query(struct finding **out, size_t *n, struct ctx *ctx,
 			 const char *sql, long long id)
 {
-	sqlite3_stmt *st = NULL;
 	struct db *db;
-	size_t alloc = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
-	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
-		return rc;
-	if (id > 0)
-		sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			*out = xrealloc(*out, alloc * sizeof(**out));
-		}
-		finding_row(&(*out)[(*n)++], st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		finding_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the findings");
-	}
-	return 0;
+	rc = db_rows(&v, n, sizeof(**out), db, sql, id, finding_row_of,
+		     finding_free_rows, "the findings", &ctx->err);
+	*out = v;
+	return rc;
 }
 
 int finding_list(struct finding **out, size_t *n, struct ctx *ctx)

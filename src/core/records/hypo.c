@@ -107,38 +107,31 @@ int hypo_add(long long *out, struct ctx *ctx, const char *text,
 }
 
 /* every row of sql (with ?1 bound to id when id > 0) into *out */
+static void hypo_row_of(void *elem, sqlite3_stmt *st)
+{
+	hypo_row(elem, st);
+}
+
+static void hypo_free_rows(void *v, size_t n)
+{
+	hypo_free(v, n);
+}
+
 static int hypo_query(struct hypo **out, size_t *n, struct ctx *ctx,
 		      const char *sql, long long id)
 {
-	sqlite3_stmt *st = NULL;
 	struct db *db;
-	size_t alloc = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if ((rc = ctx_db_if_any(&db, ctx)) < 0 || !db)
 		return rc;
-	if ((rc = db_prepare(&st, db, sql, &ctx->err)) < 0)
-		return rc;
-	if (id > 0)
-		sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			*out = xrealloc(*out, alloc * sizeof(**out));
-		}
-		hypo_row(&(*out)[(*n)++], st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		hypo_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return error_sqlite(&ctx->err, db, rc,
-				    "cannot read the hypotheses");
-	}
-	return 0;
+	rc = db_rows(&v, n, sizeof(**out), db, sql, id, hypo_row_of,
+		     hypo_free_rows, "the hypotheses", &ctx->err);
+	*out = v;
+	return rc;
 }
 
 int hypo_list(struct hypo **out, size_t *n, struct ctx *ctx)
