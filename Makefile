@@ -279,10 +279,14 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
 # The crash-point harness in full: every kill point of every command it
-# covers, 30 timed kills each (make check runs a sample: 96-crash.bats).
+# covers, 30 timed kills each (make check runs a sample: 96-crash.bats),
+# then the concurrency scenarios for 50 rounds each (make check runs 3).
 .PHONY: crash
 crash: all
 	$(Q)BIN_DIR=$(abspath $(BUILD)) tests/crash/crash.sh
+	$(Q)BIN_DIR=$(abspath $(BUILD)) MAN_DIR=$(abspath $(BUILD)/man) \
+		SRC_DIR=$(CURDIR) CONC_ROUNDS=50 \
+		prove --exec tests/tap-run tests/e2e/97-concurrency.bats
 
 asan: deps
 	$(Q)ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 \
