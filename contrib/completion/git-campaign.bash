@@ -64,7 +64,11 @@ _git_campaign ()
 	cmd=${words[at + 1]}
 	case "$prev" in
 	--format)
-		[ "$cmd" = measure ] && __gitcomp "$(__git campaign --list-formats)"
+		if [ "$cmd ${words[at + 2]}" = "measure import" ]; then
+			__gitcomp "$(__git campaign --list-formats)"
+		else
+			__gitcomp "text json csv"
+		fi
 		return
 		;;
 	--on | --onto | --base)
@@ -84,8 +88,11 @@ _git_campaign ()
 	[ -n "$subs" ] && sub=${words[at + 2]}
 	case "$cur" in
 	--format=*)
-		[ "$cmd" = measure ] &&
+		if [ "$cmd${sub:+ $sub}" = "measure import" ]; then
 			__gitcomp "$(__git campaign --list-formats)" "" "${cur#--format=}"
+		else
+			__gitcomp "text json csv" "" "${cur#--format=}"
+		fi
 		return
 		;;
 	-*)

@@ -28,7 +28,7 @@ static const char *const ab_usage[] = {
 	"[--mode worktree|stash|artifact] [--artifact PATH] "
 	"[--base REV] [--order abba|random|blocked] [--min-effect PCT] "
 	"[--control-tolerance PCT] [--require-flag STR]... [--config K=V]... "
-	"[--seed N] [--json]",
+	"[--seed N] [--json | --format FMT]",
 	"git campaign ab --continue",
 	"git campaign ab --abort",
 	ATTACH_USAGE,
@@ -356,6 +356,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 	struct ab_progress_line line;
 	struct buf table = BUF_INIT;
 	long *iter_list = NULL;
+	int format = -1;
 	const struct option opts[] = {
 		OPT_STRING(0, "build", &a.build, "CMD",
 			   "build command, run in each arm's tree"),
@@ -391,6 +392,8 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		OPT_INT(0, "seed", &a.seed, "N",
 			"seed of the random order (1)"),
 		OPT_BOOL(0, "json", &a.json, "print the result as JSON"),
+		OPT_CHOICE(0, "format", &format, cmd_format_names, "FMT",
+			   "text (the Markdown table), json or csv"),
 		OPT_BOOL(0, "continue", &a.cont,
 			 "put back an interrupted A/B and run it again"),
 		OPT_BOOL(0, "abort", &a.abort_,
@@ -414,6 +417,8 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 				 argv[0]);
 		goto out;
 	}
+	if ((rc = cmd_format_resolve(&format, a.json, ab_usage, opts)))
+		goto out;
 	if (a.cont || a.abort_) {
 		rc = a.cont && a.abort_ ? usage_error(ab_usage, opts,
 						      "--continue or --abort, "
@@ -441,8 +446,11 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 	}
 	if (isatty(2))
 		say_kept_space(ctx);
-	if (a.json) {
+	if (format == CMD_FORMAT_JSON) {
 		cmd_print_json(ab_result_json(&res));
+	} else if (format == CMD_FORMAT_CSV) {
+		ab_render_csv(&table, &res);
+		fputs(table.ptr, stdout);
 	} else {
 		ab_render_markdown(&table, &res);
 		fputs(table.ptr, stdout);

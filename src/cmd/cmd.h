@@ -9,6 +9,7 @@
 
 #include "core/base/ctx.h"
 #include "util/buf.h"
+#include "util/options.h"
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_belongs(int argc, const char **argv, struct ctx *ctx);
@@ -115,6 +116,16 @@ int cmd_read_text(struct buf *out, const char *path, struct error *err);
  * or main.c started for one (GIT_PAGER_IN_USE), as git decides whether to
  * draw for a terminal. */
 int cmd_stdout_is_terminal(void);
+/* What the exporting commands print (--format FMT beside --json): the
+ * names, in enum order, for OPT_CHOICE. */
+enum cmd_format { CMD_FORMAT_TEXT, CMD_FORMAT_JSON, CMD_FORMAT_CSV };
+extern const char *const cmd_format_names[];
+#define CMD_FORMAT_HELP "text, json or csv (a header row, then a row each)"
+/* The format asked for into *format, which holds --format's index or -1
+ * when it was not given; json is --json's flag. Returns 0, or prints a
+ * usage error and returns 129 when --json and another --format meet. */
+int cmd_format_resolve(int *format, int json, const char *const *usage,
+		       const struct option *opts);
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 /* cmd_print_json into out. */

@@ -186,3 +186,19 @@ int cmd_stdout_is_terminal(void)
 	return isatty(STDOUT_FILENO) ||
 	       (p && (!strcmp(p, "true") || !strcmp(p, "1")));
 }
+
+const char *const cmd_format_names[] = {"text", "json", "csv", NULL};
+
+int cmd_format_resolve(int *format, int json, const char *const *usage,
+		       const struct option *opts)
+{
+	if (json && *format >= 0 && *format != CMD_FORMAT_JSON)
+		return usage_error(usage, opts,
+				   "--json and --format %s, not both",
+				   cmd_format_names[*format]);
+	if (json)
+		*format = CMD_FORMAT_JSON;
+	else if (*format < 0)
+		*format = CMD_FORMAT_TEXT;
+	return 0;
+}

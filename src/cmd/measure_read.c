@@ -14,6 +14,7 @@
 #include "core/measure/measure.h"
 #include "core/measure/query.h"
 #include "util/buf.h"
+#include "util/csv.h"
 #include "util/options.h"
 #include "util/xalloc.h"
 
@@ -23,12 +24,14 @@ const char *const measure_show_usage[] = {
 };
 const char *const measure_log_usage[] = {
 	"git campaign measure log METRIC [RANGE] [--config K=V]... "
-	"[--cross-env] [--cross-config] [--backend B] [--json]",
+	"[--cross-env] [--cross-config] [--backend B] "
+	"[--json | --format FMT]",
 	NULL,
 };
 const char *const measure_compare_usage[] = {
 	"git campaign measure compare REV_A REV_B [METRIC...] "
-	"[--config K=V]... [--cross-env] [--cross-config] [--json]",
+	"[--config K=V]... [--cross-env] [--cross-config] "
+	"[--json | --format FMT]",
 	NULL,
 };
 
@@ -251,6 +254,104 @@ static void print_log_json(const struct measure_series *s,
 	cmd_print_json(j);
 }
 
+/* The keys of config (a canonical config JSON) that keys lacks, added:
+ * the config.KEY columns of the CSV exports, a column per key. */
+static void csv_config_keys(struct strvec *keys, const char *config)
+{
+	cJSON *j = cJSON_Parse(config), *e;
+	const cJSON *obj = cJSON_IsObject(j) ? j : NULL;
+	size_t i;
+
+	cJSON_ArrayForEach(e, obj) {
+		for (i = 0; i < keys->nr && strcmp(keys->v[i], e->string); i++)
+			;
+		if (i == keys->nr)
+			strvec_push(keys, e->string);
+	}
+	cJSON_Delete(j);
+}
+
+static void csv_config_head(struct buf *out, const struct strvec *keys)
+{
+	struct buf name = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < keys->nr; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "config.%s", keys->v[i]);
+		csv_field(out, name.ptr);
+	}
+	buf_release(&name);
+}
+
+/* config's value of each key, empty where it has none */
+static void csv_config_cells(struct buf *out, const struct strvec *keys,
+			     const char *config)
+{
+	cJSON *j = cJSON_Parse(config), *e;
+	size_t i;
+
+	for (i = 0; i < keys->nr; i++) {
+		e = cJSON_IsObject(j)
+			    ? cJSON_GetObjectItemCaseSensitive(j, keys->v[i])
+			    : NULL;
+		if (cJSON_IsString(e))
+			csv_field(out, e->valuestring);
+		else if (cJSON_IsNumber(e))
+			csv_number(out, e->valuedouble);
+		else if (cJSON_IsBool(e))
+			csv_field(out, cJSON_IsTrue(e) ? "true" : "false");
+		else
+			csv_field(out, NULL);
+	}
+	cJSON_Delete(j);
+}
+
+/* One row per point: what the JSON says, with the commit's subject */
+static void print_log_csv(struct ctx *ctx, const struct measure_series *s,
+			  const struct measure_log_opts *o)
+{
+	static const char *const head[] = {"commit", "subject", "metric",
+					   "unit",   "value",	"records",
+					   "env"};
+	struct strvec keys = STRVEC_INIT;
+	struct buf out = BUF_INIT;
+	git_repository *repo = NULL;
+	size_t i;
+
+	ctx_repo(&repo, ctx, 0);
+	error_clear(&ctx->err);
+	for (i = 0; i < s->ngroups; i++)
+		csv_config_keys(&keys, s->groups[i].config);
+	strvec_sort(&keys);
+	for (i = 0; i < sizeof(head) / sizeof(*head); i++)
+		csv_field(&out, head[i]);
+	csv_config_head(&out, &keys);
+	csv_end(&out);
+	for (i = 0; i < s->npts; i++) {
+		const struct measure_point *p = &s->pts[i];
+		git_commit *c = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &p->commit);
+		csv_field(&out, hex);
+		csv_field(&out, repo && !git_commit_lookup(&c, repo, &p->commit)
+					? git_commit_summary(c)
+					: NULL);
+		git_commit_free(c);
+		csv_field(&out, o->metric);
+		csv_field(&out, s->unit);
+		csv_number(&out, p->value);
+		csv_count(&out, (long long)p->nrec);
+		csv_field(&out, s->groups[p->group].env);
+		csv_config_cells(&out, &keys, s->groups[p->group].config);
+		csv_end(&out);
+	}
+	fwrite(out.ptr, 1, out.len, stdout);
+	buf_release(&out);
+	strvec_clear(&keys);
+}
+
 /* This machine's env id, without storing the fingerprint: reading writes
  * nothing it need not (the index aside). */
 static int current_env(char out[FINGERPRINT_ID_LEN + 1], cJSON **json,
@@ -277,7 +378,7 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	const char *backend = NULL;
 	char env[FINGERPRINT_ID_LEN + 1];
 	cJSON *env_json = NULL;
-	int json = 0, cross_env = 0, cross_config = 0, status = 0;
+	int json = 0, format = -1, cross_env = 0, cross_config = 0, status = 0;
 	const struct option opts[] = {
 		OPT_LIST(0, "config", &config, "K=V",
 			 "only records with this config; repeatable"),
@@ -288,6 +389,8 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 		OPT_STRING(0, "backend", &backend, "B",
 			   "the backend of this machine's environment"),
 		OPT_BOOL(0, "json", &json, "print the series as JSON"),
+		OPT_CHOICE(0, "format", &format, cmd_format_names, "FMT",
+			   CMD_FORMAT_HELP),
 		OPT_END(),
 	};
 	int argn = parse_options(argc, argv, opts, measure_log_usage);
@@ -295,6 +398,10 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	memset(&s, 0, sizeof(s));
 	if (argn < 0)
 		return parse_options_status(argn);
+	if (cmd_format_resolve(&format, json, measure_log_usage, opts)) {
+		status = 129;
+		goto out;
+	}
 	if (argn < 1 || argn > 2) {
 		status = usage_error(measure_log_usage, opts,
 				     "wrong number of arguments");
@@ -312,8 +419,10 @@ int cmd_measure_log(int argc, const char **argv, struct ctx *ctx)
 	o.env_json = env_json;
 	if (measure_log(&s, ctx, &o) < 0)
 		goto fail;
-	if (json)
+	if (format == CMD_FORMAT_JSON)
 		print_log_json(&s, &o, cross_env);
+	else if (format == CMD_FORMAT_CSV)
+		print_log_csv(ctx, &s, &o);
 	else
 		print_log_text(ctx, &s, &o, cross_env);
 	goto out;
@@ -378,6 +487,47 @@ static void print_compare_json(const struct measure_cmp *rows, size_t n,
 	cmd_print_json(j);
 }
 
+static void print_compare_csv(const struct measure_cmp *rows, size_t n)
+{
+	static const char *const head[] = {
+		"metric", "unit",  "env",    "a_median", "a_n", "b_median",
+		"b_n",	  "ratio", "ci_low", "ci_high",	 "p",	"significant"};
+	struct strvec keys = STRVEC_INIT;
+	struct buf out = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		csv_config_keys(&keys, rows[i].config);
+	strvec_sort(&keys);
+	for (i = 0; i < 3; i++)
+		csv_field(&out, head[i]);
+	csv_config_head(&out, &keys);
+	for (; i < sizeof(head) / sizeof(*head); i++)
+		csv_field(&out, head[i]);
+	csv_end(&out);
+	for (i = 0; i < n; i++) {
+		const struct measure_cmp *c = &rows[i];
+
+		csv_field(&out, c->metric);
+		csv_field(&out, c->unit);
+		csv_field(&out, c->env);
+		csv_config_cells(&out, &keys, c->config);
+		csv_number(&out, c->st.median_a);
+		csv_count(&out, (long long)c->na);
+		csv_number(&out, c->st.median_b);
+		csv_count(&out, (long long)c->nb);
+		csv_number(&out, c->st.ratio);
+		csv_number(&out, c->st.ci_lo);
+		csv_number(&out, c->st.ci_hi);
+		csv_number(&out, c->st.p);
+		csv_field(&out, c->st.significant ? "true" : "false");
+		csv_end(&out);
+	}
+	fwrite(out.ptr, 1, out.len, stdout);
+	buf_release(&out);
+	strvec_clear(&keys);
+}
+
 static void print_compare_text(const struct measure_cmp *rows, size_t n,
 			       const struct measure_compare_opts *o)
 {
@@ -435,7 +585,7 @@ int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx)
 	struct measure_compare_opts o;
 	struct measure_cmp *rows = NULL;
 	size_t n = 0;
-	int json = 0, i, status = 0;
+	int json = 0, format = -1, i, status = 0;
 	const struct option opts[] = {
 		OPT_LIST(0, "config", &config, "K=V",
 			 "only records with this config; repeatable"),
@@ -446,6 +596,8 @@ int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx)
 			 "compare numbers of different configs (lines "
 			 "marked)"),
 		OPT_BOOL(0, "json", &json, "print the comparison as JSON"),
+		OPT_CHOICE(0, "format", &format, cmd_format_names, "FMT",
+			   CMD_FORMAT_HELP),
 		OPT_END(),
 	};
 	int argn;
@@ -454,6 +606,10 @@ int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx)
 	argn = parse_options(argc, argv, opts, measure_compare_usage);
 	if (argn < 0)
 		return parse_options_status(argn);
+	if (cmd_format_resolve(&format, json, measure_compare_usage, opts)) {
+		status = 129;
+		goto out;
+	}
 	if (argn < 2) {
 		status = usage_error(measure_compare_usage, opts,
 				     "wrong number of arguments");
@@ -472,8 +628,10 @@ int cmd_measure_compare(int argc, const char **argv, struct ctx *ctx)
 		status = cmd_fail(ctx);
 		goto out;
 	}
-	if (json)
+	if (format == CMD_FORMAT_JSON)
 		print_compare_json(rows, n, &o);
+	else if (format == CMD_FORMAT_CSV)
+		print_compare_csv(rows, n);
 	else
 		print_compare_text(rows, n, &o);
 out:

@@ -14,12 +14,14 @@
 #include "core/records/testrun.h"
 #include "core/views/testdiff.h"
 #include "util/buf.h"
+#include "util/csv.h"
 #include "util/options.h"
 
 SUB_USAGE(import_usage, "git campaign tests import FILE|DIR "
 			"[--format junit|tornado-test] [--commit REV] "
 			"[--env ID]");
-SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] [--json]");
+SUB_USAGE(baseline_usage, "git campaign tests baseline [--env ID] "
+			  "[--json | --format FMT]");
 SUB_USAGE(diff_usage, "git campaign tests diff REV_A REV_B [--env ID]");
 
 /* --env ID: a machine this repository knows (its fingerprint is in the
@@ -176,9 +178,40 @@ static void add_failed_of(struct buf *out, const struct testrun_total *t)
 /* One machine: the base's result (the baseline), else the latest import
  * said to be one; then the latest import when it is another commit,
  * named with its branch. */
+/* The columns of tests baseline --format csv, one row per machine */
+static const char *const baseline_csv_head[] = {
+	"env",		 "label",	  "commit",	   "branch",
+	"on_base",	 "failed",	  "passed",	   "skipped",
+	"unsupported",	 "total",	  "classes",	   "at",
+	"latest_commit", "latest_branch", "latest_failed", "latest_total"};
+
+static void baseline_csv(struct buf *csv, const struct testrun_total *shown,
+			 const struct testrun_total *latest, int on_base,
+			 const char *base, const char *label,
+			 const char *branch)
+{
+	csv_field(csv, shown->env);
+	csv_field(csv, label);
+	csv_field(csv, shown->commit);
+	csv_field(csv, on_base ? base : branch);
+	csv_field(csv, on_base ? "true" : "false");
+	csv_count(csv, shown->failed);
+	csv_count(csv, shown->passed);
+	csv_count(csv, shown->skipped);
+	csv_count(csv, shown->unsupported);
+	csv_count(csv, total_of(shown));
+	csv_count(csv, shown->classes);
+	csv_field(csv, shown->at);
+	csv_field(csv, latest->commit);
+	csv_field(csv, branch);
+	csv_count(csv, latest->failed);
+	csv_count(csv, total_of(latest));
+	csv_end(csv);
+}
+
 static void print_baseline(struct ctx *ctx, const struct testrun_total *shown,
 			   const struct testrun_total *latest, int on_base,
-			   const char *base, cJSON *arr)
+			   const char *base, cJSON *arr, struct buf *csv)
 {
 	struct buf line = BUF_INIT;
 	char *branch = NULL;
@@ -187,6 +220,11 @@ static void print_baseline(struct ctx *ctx, const struct testrun_total *shown,
 	if (!on_base || other)
 		testrun_branch_of(&branch, ctx, latest->commit);
 	machine_label_of_env(&line, ctx, shown->env);
+	if (csv) {
+		baseline_csv(csv, shown, latest, on_base, base, line.ptr,
+			     branch);
+		goto out;
+	}
 	if (arr) {
 		cJSON *o = cJSON_CreateObject(), *l;
 
@@ -239,11 +277,14 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 	struct testrun_total *v = NULL, base;
 	struct campaign c = {0};
 	cJSON *arr = NULL;
+	struct buf csv = BUF_INIT;
 	size_t n = 0, i;
-	int json = 0, found, rc = 0;
+	int json = 0, format = -1, found, rc = 0;
 	const struct option opts[] = {
 		OPT_STRING(0, "env", &env, "ID", "one environment only"),
 		OPT_BOOL(0, "json", &json, "print JSON"),
+		OPT_CHOICE(0, "format", &format, cmd_format_names, "FMT",
+			   CMD_FORMAT_HELP),
 		OPT_END(),
 	};
 	int k = parse_options(argc, argv, opts, baseline_usage);
@@ -252,11 +293,17 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 		return parse_options_status(k);
 	if (k)
 		return usage_error(baseline_usage, opts, "too many arguments");
+	if (cmd_format_resolve(&format, json, baseline_usage, opts))
+		return 129;
+	json = format == CMD_FORMAT_JSON;
 	if (cmd_need_campaign(ctx) < 0 || campaign_load(&c, ctx) < 0 ||
 	    testrun_baseline(&v, &n, ctx, env, 0) < 0)
 		goto fail;
 	if (json)
 		arr = cJSON_CreateArray();
+	if (format == CMD_FORMAT_CSV)
+		csv_row(&csv, baseline_csv_head,
+			sizeof(baseline_csv_head) / sizeof(*baseline_csv_head));
 	for (i = 0; i < n; i++) {
 		if (testrun_base_total(&base, &found, ctx, v[i].env, c.base,
 				       c.remote) < 0) {
@@ -264,11 +311,13 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 			goto fail;
 		}
 		print_baseline(ctx, found ? &base : &v[i], &v[i], found, c.base,
-			       arr);
+			       arr, format == CMD_FORMAT_CSV ? &csv : NULL);
 		free(base.at);
 	}
 	if (json)
 		cmd_print_json(arr);
+	else if (format == CMD_FORMAT_CSV)
+		fwrite(csv.ptr, 1, csv.len, stdout);
 	else if (!n)
 		fprintf(stderr,
 			env ? "no test results for env %s\n"
@@ -278,6 +327,7 @@ static int tests_baseline_cmd(int argc, const char **argv, struct ctx *ctx)
 fail:
 	rc = cmd_fail(ctx);
 out:
+	buf_release(&csv);
 	campaign_release(&c);
 	testrun_totals_free(v, n);
 	return rc;

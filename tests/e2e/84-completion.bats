@@ -101,3 +101,12 @@ complete_line() {
 		assert_success
 	fi
 }
+
+@test "--format offers text, json and csv where it exports, the import formats where it imports" {
+	run complete_line "git campaign measure log kernel_ms --format "
+	assert_output "$(printf 'text\njson\ncsv')"
+	run complete_line "git campaign tests baseline --format=c"
+	assert_output csv
+	run complete_line "git campaign measure import out.json --format=ju"
+	assert_output junit
+}

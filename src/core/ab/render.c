@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/ab/control.h"
+#include "util/csv.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -121,6 +122,48 @@ static void row(struct buf *out, const struct ab_result *r,
 	else if (r->has_floor)
 		buf_addf(out, fl >= 1000 ? " %.0fx |" : " %.3gx |", fl);
 	buf_putc(out, '\n');
+}
+
+void ab_render_csv(struct buf *out, const struct ab_result *r)
+{
+	static const char *const head[] = {
+		"workload", "control", "iters",	   "metric",   "unit",
+		"a_median", "a_n",     "b_median", "b_n",      "ratio",
+		"ci_low",   "ci_high", "diff",	   "diff_low", "diff_high",
+		"p",	    "verdict", "vouch"};
+	size_t i;
+
+	csv_row(out, head, sizeof(head) / sizeof(*head));
+	for (i = 0; i < r->npoints; i++) {
+		const struct ab_point *p = &r->points[i];
+		int tested = !(isnan(p->cmp.ratio) && !p->cmp.on_diff) &&
+			     p->na >= 2 && p->nb >= 2;
+
+		csv_field(out, p->workload);
+		csv_field(out, p->control ? "true" : "false");
+		if (p->iters)
+			csv_count(out, p->iters);
+		else
+			csv_field(out, NULL);
+		csv_field(out, p->metric ? p->metric : r->metric);
+		csv_field(out, p->unit ? p->unit : r->unit);
+		csv_number(out, p->sa.median);
+		csv_count(out, (long long)p->na);
+		csv_number(out, p->sb.median);
+		csv_count(out, (long long)p->nb);
+		csv_number(out, p->cmp.ratio);
+		csv_number(out, p->cmp.ci_lo);
+		csv_number(out, p->cmp.ci_hi);
+		csv_number(out, p->cmp.on_diff ? p->cmp.diff : NAN);
+		csv_number(out, p->cmp.on_diff ? p->cmp.diff_lo : NAN);
+		csv_number(out, p->cmp.on_diff ? p->cmp.diff_hi : NAN);
+		csv_number(out, tested ? p->cmp.p : NAN);
+		csv_field(out, p->verdict != AB_VERDICT_NONE
+				       ? ab_verdict_name(p->verdict)
+				       : NULL);
+		csv_field(out, ab_vouch_name(ab_vouch_of(r)));
+		csv_end(out);
+	}
 }
 
 /* The lines above the table: what each control that did not vouch says,

@@ -17,6 +17,12 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r);
  * set, the labels), without the sweep, the reasons and the warnings. */
 void ab_render_table(struct buf *out, const struct ab_result *r);
 
+/* The table as CSV (util/csv): a header row, then one row per workload,
+ * controls included: workload, control, iters, metric, unit, each arm's
+ * median and n, B/A with its 95% CI, B - A with its CI where a value is
+ * <= 0, p (empty where it tests nothing), verdict and the run's vouch. */
+void ab_render_csv(struct buf *out, const struct ab_result *r);
+
 /* The result as JSON (also what table ab_run keeps, column result); the
  * caller owns it. */
 cJSON *ab_result_json(const struct ab_result *r);
