@@ -14,6 +14,7 @@
 #include "io/gitlite.h"
 #include "io/proc.h"
 #include "io/repo.h"
+#include "util/color.h"
 #include "util/options.h"
 #include "util/suggest.h"
 
@@ -203,6 +204,25 @@ static void start_pager(struct ctx *ctx, const char *cmd, const char *sub,
 	proc_result_release(&r);
 }
 
+/* The color.* settings util/color asks for, read as git reads them:
+ * through the command's gitlite once it has one, else through our own
+ * (whose errors are not the command's). */
+static struct gitlite color_lite;
+static int color_lite_state = -1; /* -1 not opened, 0 failed, 1 open */
+
+static const char *color_config(const char *key, void *data)
+{
+	struct ctx *ctx = data;
+	struct error err = ERROR_INIT;
+
+	if (ctx->lite)
+		return gitlite_get(ctx->lite, key);
+	if (color_lite_state < 0)
+		color_lite_state = gitlite_open(&color_lite, &err) == 0;
+	error_clear(&err);
+	return color_lite_state ? gitlite_get(&color_lite, key) : NULL;
+}
+
 static int run(int argc, const char **argv)
 {
 	const struct command *cmd;
@@ -265,13 +285,17 @@ static int run(int argc, const char **argv)
 	if (!(cmd->flags & CMD_LITE))
 		repo_lib_init();
 	start_pager(&ctx, cmd->name, argc > 2 ? argv[2] : NULL, pager);
+	color_set_config(color_config, &ctx, cmd->name);
 	status = cmd->fn(argc - 1, argv + 1, &ctx);
 	if (cmd->flags & CMD_UMBRELLA_AUTO)
 		status = cmd_umbrella_auto(&ctx, status);
 	note_backup(&ctx);
 	if (ctx.warn.len)
 		fputs(ctx.warn.ptr, stderr);
+	color_set_config(NULL, NULL, NULL);
 	ctx_release(&ctx);
+	if (color_lite_state == 1)
+		gitlite_release(&color_lite);
 	return status;
 }
 

@@ -16,6 +16,7 @@
 #include "core/ab/notes.h"
 #include "core/ab/render.h"
 #include "core/records/journal.h"
+#include "util/color.h"
 #include "util/options.h"
 #include "util/xalloc.h"
 
@@ -452,7 +453,7 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		ab_render_csv(&table, &res);
 		fputs(table.ptr, stdout);
 	} else {
-		ab_render_markdown(&table, &res);
+		ab_render_painted(&table, &res, color_on(1));
 		fputs(table.ptr, stdout);
 	}
 	rc = res.invalid ? 1 : 0;

@@ -14,6 +14,7 @@
 #include "core/measure/measure.h"
 #include "core/measure/query.h"
 #include "util/buf.h"
+#include "util/color.h"
 #include "util/csv.h"
 #include "util/options.h"
 #include "util/xalloc.h"
@@ -528,6 +529,22 @@ static void print_compare_csv(const struct measure_cmp *rows, size_t n)
 	strvec_clear(&keys);
 }
 
+/* A significant change coloured as git colours a diff: green when it
+ * goes the metric's better way, red when not; plain when "~" or when the
+ * better way is unknown */
+static const char *delta_color(const struct measure_cmp *c)
+{
+	int up = c->st.ratio > 1;
+
+	if (!c->st.significant || !c->better)
+		return "";
+	if (!strcmp(c->better, "lower"))
+		return up ? COLOR_RED : COLOR_GREEN;
+	if (!strcmp(c->better, "higher"))
+		return up ? COLOR_GREEN : COLOR_RED;
+	return "";
+}
+
 static void print_compare_text(const struct measure_cmp *rows, size_t n,
 			       const struct measure_compare_opts *o)
 {
@@ -560,7 +577,11 @@ static void print_compare_text(const struct measure_cmp *rows, size_t n,
 			buf_addf(&cell, "%+.2f%%", (c->st.ratio - 1) * 100);
 		else
 			buf_puts(&cell, "~");
-		buf_addf(&line, "%9s ", cell.ptr);
+		/* padded first: the escapes take no column */
+		buf_addf(&line, "%*s", cell.len < 9 ? (int)(9 - cell.len) : 0,
+			 "");
+		color_add(&line, 1, delta_color(c), cell.ptr);
+		buf_putc(&line, ' ');
 		buf_reset(&cell);
 		buf_addf(&cell, "p=%.3f n=%zu+%zu", c->st.p, c->na, c->nb);
 		buf_addf(&line, "%-14s ", cell.ptr);

@@ -12,6 +12,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/restack.h"
 #include "core/stack/undo.h"
+#include "util/color.h"
 #include "util/options.h"
 
 SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");
@@ -61,10 +62,13 @@ static int report(struct ctx *ctx, int rc, struct restack_result *r,
 	}
 	print_lines(&r->notes, "");
 	if (r->conflict) {
-		printf("stopped at a conflict in '%s' replaying %s\n",
+		printf("%sstopped at a conflict%s in '%s' replaying %s\n",
+		       color_get(1, COLOR_RED), color_get(1, COLOR_RESET),
 		       r->conflict_branch, r->conflict_commit);
 		for (i = 0; i < r->conflict_paths.nr; i++)
-			printf("  conflict: %s\n", r->conflict_paths.v[i]);
+			printf("  %sconflict:%s %s\n", color_get(1, COLOR_RED),
+			       color_get(1, COLOR_RESET),
+			       r->conflict_paths.v[i]);
 		if (r->checked_out)
 			fprintf(stderr,
 				"hint: resolve the files, 'git add' them, then "
@@ -104,12 +108,22 @@ static void show_details(const struct stack_graph *g, size_t i)
 		printf("branch missing");
 	else
 		printf("%zu commit%s", b->own, b->own == 1 ? "" : "s");
+	/* what needs doing yellow, what is broken red, a landed PR green */
 	if (!b->parent_found)
-		printf(", parent gone");
+		printf(", %sparent gone%s", color_get(1, COLOR_RED),
+		       color_get(1, COLOR_RESET));
 	else if (b->needs_restack)
-		printf(", needs restack");
+		printf(", %sneeds restack%s", color_get(1, COLOR_YELLOW),
+		       color_get(1, COLOR_RESET));
 	if (has_pr(b))
-		printf(", #%d %s", b->pr_number, b->pr_state);
+		printf(", %s#%d %s%s",
+		       b->pr_state && !strcmp(b->pr_state, "merged")
+			       ? color_get(1, COLOR_GREEN)
+			       : "",
+		       b->pr_number, b->pr_state,
+		       b->pr_state && !strcmp(b->pr_state, "merged")
+			       ? color_get(1, COLOR_RESET)
+			       : "");
 	printf(")\n");
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/outcache.h"
 #include "core/views/status.h"
 #include "util/buf.h"
+#include "util/color.h"
 #include "util/json.h"
 #include "util/options.h"
 
@@ -55,7 +56,9 @@ static void render_text(struct buf *out, const struct status *st)
 		for (i = 0; i < st->nstack; i++)
 			if (st->stack[i].needs_restack)
 				buf_addf(&line, " %s", st->stack[i].branch);
-		buf_addf(out, "          needs restack:%s\n", line.ptr);
+		buf_puts(out, "          ");
+		color_add(out, 1, COLOR_YELLOW, "needs restack:");
+		buf_addf(out, "%s\n", line.ptr);
 	}
 	if (!st->nstashes)
 		buf_addf(out, "stashes   none\n");
@@ -88,9 +91,10 @@ static void render_text(struct buf *out, const struct status *st)
 		buf_addf(out, "finding   none\n");
 	if (st->has_umbrella_pending)
 		buf_addf(out,
-			 "umbrella  #%ld update pending since %s (%d tries): "
-			 "%s\n",
+			 "umbrella  #%ld %supdate pending%s since %s (%d "
+			 "tries): %s\n",
 			 st->umbrella_pending.number,
+			 color_get(1, COLOR_YELLOW), color_get(1, COLOR_RESET),
 			 st->umbrella_pending.since, st->umbrella_pending.tries,
 			 st->umbrella_pending.error);
 	if (!st->nops)
@@ -98,8 +102,9 @@ static void render_text(struct buf *out, const struct status *st)
 	for (i = 0; i < st->nops; i++) {
 		const struct journal_op *op = &st->ops[i];
 
-		buf_addf(out, "unfinished %s #%lld: %s (since %s%s%s)\n",
-			 op->kind, op->id, op->summary, op->started_at,
+		color_add(out, 1, COLOR_YELLOW, "unfinished");
+		buf_addf(out, " %s #%lld: %s (since %s%s%s)\n", op->kind,
+			 op->id, op->summary, op->started_at,
 			 op->last_step ? ", last step " : "",
 			 op->last_step ? op->last_step : "");
 		buf_addf(out, "          finish it: %s\n", op->continue_cmd);
@@ -255,9 +260,10 @@ int cmd_status(int argc, const char **argv, struct ctx *ctx)
 	 * these facts and this database (src/core/base/outcache.h) */
 	status_facts(&facts, &st);
 	outcache_begin(&oc, ctx,
-		       json    ? "status --json"
-		       : brief ? "status --short"
-			       : "status",
+		       json	     ? "status --json"
+		       : brief	     ? "status --short"
+		       : color_on(1) ? "status --color"
+				     : "status",
 		       facts.ptr);
 	if (!outcache_get(&oc, &text)) {
 		if (status_collect_records(&st, ctx) < 0) {

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "util/color.h"
+
 int error_set(struct error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -58,6 +60,8 @@ void error_print(const struct error *err)
 			: "fatal";
 
 	fprintf(stderr, "%s: %s\n", prefix, err->msg[0] ? err->msg : "failed");
+	/* git colours its hints (color.advice.hint), not error: or fatal: */
 	if (err->hint[0])
-		fprintf(stderr, "hint: %s\n", err->hint);
+		fprintf(stderr, "%shint: %s%s\n", color_get(2, COLOR_YELLOW),
+			err->hint, color_get(2, COLOR_RESET));
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/ab/control.h"
+#include "util/color.h"
 #include "util/csv.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -73,8 +74,39 @@ static void at_count(struct buf *out, const struct ab_point *p)
 		buf_addf(out, " (iters %ld)", p->iters);
 }
 
+/* What a reader scans for, coloured on a terminal: gains green, losses
+ * and a moved control red, what cannot be told yellow */
+static const char *verdict_color(enum ab_verdict v)
+{
+	switch (v) {
+	case AB_VERDICT_FASTER:
+	case AB_VERDICT_STEADY:
+		return COLOR_GREEN;
+	case AB_VERDICT_SLOWER:
+	case AB_VERDICT_FAILED:
+		return COLOR_RED;
+	case AB_VERDICT_MOVED:
+		return COLOR_BOLD_RED;
+	case AB_VERDICT_INCONCLUSIVE:
+	case AB_VERDICT_NOISY:
+	case AB_VERDICT_CANNOT_VOUCH:
+		return COLOR_YELLOW;
+	default:
+		return NULL;
+	}
+}
+
+/* s, between code and the reset when paint and code */
+static void painted(struct buf *out, int paint, const char *code, const char *s)
+{
+	if (paint && code)
+		buf_addf(out, "%s%s%s", code, s, COLOR_RESET);
+	else
+		buf_puts(out, s);
+}
+
 static void row(struct buf *out, const struct ab_result *r,
-		const struct ab_point *p, int iters_column)
+		const struct ab_point *p, int iters_column, int paint)
 {
 	double fl = in_floors(r, p);
 
@@ -111,12 +143,13 @@ static void row(struct buf *out, const struct ab_result *r,
 		buf_puts(out, " | - |");
 	else
 		buf_addf(out, " | %.2g |", p->cmp.p);
-	buf_addf(out, " %s%s |",
-		 p->verdict != AB_VERDICT_NONE ? ab_verdict_name(p->verdict)
-					       : "-",
-		 !p->control && ab_vouch_of(r) == AB_VOUCH_UNVOUCHED
-			 ? " (unvouched)"
-			 : "");
+	buf_putc(out, ' ');
+	painted(out, paint, verdict_color(p->verdict),
+		p->verdict != AB_VERDICT_NONE ? ab_verdict_name(p->verdict)
+					      : "-");
+	if (!p->control && ab_vouch_of(r) == AB_VOUCH_UNVOUCHED)
+		painted(out, paint, COLOR_YELLOW, " (unvouched)");
+	buf_puts(out, " |");
 	if (r->has_floor && isnan(fl))
 		buf_puts(out, " - |");
 	else if (r->has_floor)
@@ -168,15 +201,15 @@ void ab_render_csv(struct buf *out, const struct ab_result *r)
 
 /* The lines above the table: what each control that did not vouch says,
  * or that no control was run */
-static void headline(struct buf *out, const struct ab_result *r)
+static void headline(struct buf *out, const struct ab_result *r, int paint)
 {
 	size_t i;
 
 	if (ab_vouch_of(r) == AB_VOUCH_NONE) {
-		buf_puts(out,
-			 "**No control**: nothing vouches that the machine "
-			 "held still between the arms; add --control "
-			 "CMD, a workload the change does not touch.\n\n");
+		painted(out, paint, COLOR_YELLOW, "**No control**");
+		buf_puts(out, ": nothing vouches that the machine "
+			      "held still between the arms; add --control "
+			      "CMD, a workload the change does not touch.\n\n");
 		return;
 	}
 	for (i = 0; i < r->npoints; i++) {
@@ -185,7 +218,8 @@ static void headline(struct buf *out, const struct ab_result *r)
 		if (!p->control || p->verdict == AB_VERDICT_STEADY)
 			continue;
 		if (p->verdict == AB_VERDICT_MOVED) {
-			buf_addf(out, "**INVALID**: control `%s`", p->workload);
+			painted(out, paint, COLOR_BOLD_RED, "**INVALID**");
+			buf_addf(out, ": control `%s`", p->workload);
 			at_count(out, p);
 			buf_addf(out,
 				 " %s. Either the machine or the build moved "
@@ -195,7 +229,8 @@ static void headline(struct buf *out, const struct ab_result *r)
 				 p->why);
 			continue;
 		}
-		buf_addf(out, "**UNVOUCHED**: control `%s`", p->workload);
+		painted(out, paint, COLOR_YELLOW, "**UNVOUCHED**");
+		buf_addf(out, ": control `%s`", p->workload);
 		at_count(out, p);
 		buf_addf(out, " cannot vouch for the run: %s",
 			 p->why[0] ? p->why : ab_verdict_name(p->verdict));
@@ -206,14 +241,14 @@ static void headline(struct buf *out, const struct ab_result *r)
 	}
 }
 
-void ab_render_table(struct buf *out, const struct ab_result *r)
+static void render_table(struct buf *out, const struct ab_result *r, int paint)
 {
 	size_t i;
 	int iters = 0;
 
 	for (i = 0; i < r->npoints; i++)
 		iters |= r->points[i].iters != 0;
-	headline(out, r);
+	headline(out, r, paint);
 	buf_addf(out,
 		 "| workload |%s A: %s | B: %s | B/A [95%% CI] | p | "
 		 "verdict |",
@@ -223,7 +258,7 @@ void ab_render_table(struct buf *out, const struct ab_result *r)
 	buf_addf(out, "\n|---|%s---:|---:|---:|---:|---|%s\n",
 		 iters ? "---:|" : "", r->has_floor ? "---:|" : "");
 	for (i = 0; i < r->npoints; i++)
-		row(out, r, &r->points[i], iters);
+		row(out, r, &r->points[i], iters, paint);
 	buf_addf(out,
 		 "\n%s, median of n = %ld per arm after %ld warm-up "
 		 "run%s; order %s; mode %s.\n",
@@ -300,11 +335,21 @@ static void render_sweep(struct buf *out, const struct ab_result *r)
 	free(runit);
 }
 
+void ab_render_table(struct buf *out, const struct ab_result *r)
+{
+	render_table(out, r, 0);
+}
+
 void ab_render_markdown(struct buf *out, const struct ab_result *r)
+{
+	ab_render_painted(out, r, 0);
+}
+
+void ab_render_painted(struct buf *out, const struct ab_result *r, int paint)
 {
 	size_t i;
 
-	ab_render_table(out, r);
+	render_table(out, r, paint);
 	if (r->sweep.ok)
 		render_sweep(out, r);
 	else if (r->sweep.why[0])
@@ -323,8 +368,11 @@ void ab_render_markdown(struct buf *out, const struct ab_result *r)
 				 p->n_needed);
 		buf_putc(out, '\n');
 	}
-	for (i = 0; i < r->warnings.nr; i++)
-		buf_addf(out, "- warning: %s\n", r->warnings.v[i]);
+	for (i = 0; i < r->warnings.nr; i++) {
+		buf_puts(out, "- ");
+		painted(out, paint, COLOR_YELLOW, "warning:");
+		buf_addf(out, " %s\n", r->warnings.v[i]);
+	}
 }
 
 static cJSON *samples_json(const double *v, size_t n)

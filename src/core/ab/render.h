@@ -11,6 +11,11 @@
 /* The result as a Markdown table ready for a PR: an INVALID line first
  * when a control moved, the table, the sweep, warnings, n and order. */
 void ab_render_markdown(struct buf *out, const struct ab_result *r);
+/* ab_render_markdown for a terminal: with paint, the verdicts, the
+ * control states, the INVALID, UNVOUCHED and "No control" lines and the
+ * warnings coloured (util/color's escapes); without, the same bytes as
+ * ab_render_markdown. */
+void ab_render_painted(struct buf *out, const struct ab_result *r, int paint);
 /* The first part of ab_render_markdown alone: the INVALID line when a
  * control moved, the table (one row per workload, controls included) and
  * its configuration (metric, n, warm-up, order, mode, the env line when
