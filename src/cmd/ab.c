@@ -85,8 +85,8 @@ static int attach_cmd(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(attach_usage, NULL, "too many arguments");
 	if (ab_attach(&n, ctx, k ? argv[0] : "HEAD") < 0)
 		return cmd_fail(ctx);
-	printf("attached %zu B record%s to %s\n", n, n == 1 ? "" : "s",
-	       k ? argv[0] : "HEAD");
+	cmd_say("attached %zu B record%s to %s\n", n, n == 1 ? "" : "s",
+		k ? argv[0] : "HEAD");
 	return 0;
 }
 
@@ -215,7 +215,7 @@ static int abort_cmd(struct ctx *ctx)
 
 	if (ab_abort(&id, ctx) < 0)
 		return cmd_fail(ctx);
-	printf("aborted A/B #%lld; the working tree is as before it\n", id);
+	cmd_say("aborted A/B #%lld; the working tree is as before it\n", id);
 	return 0;
 }
 
@@ -260,7 +260,7 @@ static int continue_cmd(struct ctx *ctx)
 		rc = cmd_fail(ctx);
 		goto out;
 	}
-	fprintf(stderr, "A/B #%lld put back; running it again\n", id);
+	cmd_say_err("A/B #%lld put back; running it again\n", id);
 	args = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*args));
 	cJSON_ArrayForEach(e, a)
 		if (cJSON_IsString(e))
@@ -438,14 +438,16 @@ static int ab_run_cmd(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	o.argv_json = args_json;
-	rc = ab_run(&res, ctx, &o, isatty(2) ? ab_progress_show : NULL, &line);
+	rc = ab_run(&res, ctx, &o,
+		    isatty(2) && !options_quiet() ? ab_progress_show : NULL,
+		    &line);
 	/* the table, or the message after Ctrl-C, on a line of its own */
 	ab_progress_end(&line);
 	if (rc < 0) {
 		rc = cmd_fail(ctx);
 		goto out;
 	}
-	if (isatty(2))
+	if (isatty(2) && !options_quiet())
 		say_kept_space(ctx);
 	if (format == CMD_FORMAT_JSON) {
 		cmd_print_json(ab_result_json(&res));

@@ -39,7 +39,8 @@ int cmd_belongs(int argc, const char **argv, struct ctx *ctx)
 			"warning: the PR cache holds no open PR #%ld for "
 			"'%s'; allowing it anyway\n",
 			number, branch);
-	printf("the next commit on '%s' may go into PR #%ld\n", branch, number);
+	cmd_say("the next commit on '%s' may go into PR #%ld\n", branch,
+		number);
 	free(branch);
 	return 0;
 }

@@ -126,6 +126,13 @@ extern const char *const cmd_format_names[];
  * usage error and returns 129 when --json and another --format meet. */
 int cmd_format_resolve(int *format, int json, const char *const *usage,
 		       const struct option *opts);
+/* printf to stdout of a confirmation or an information line ("recorded 1
+ * measurement ...", "saved stash ..."), left out after -q/--quiet
+ * (options_quiet), as git's porcelain leaves them out; errors and the
+ * data asked for are printed with printf. */
+void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same on stderr, for progress ("waiting 30 s for ...") and notes. */
+void cmd_say_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 /* cmd_print_json into out. */

@@ -1,5 +1,6 @@
 /* What the commands share. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,4 +202,26 @@ int cmd_format_resolve(int *format, int json, const char *const *usage,
 	else if (*format < 0)
 		*format = CMD_FORMAT_TEXT;
 	return 0;
+}
+
+void cmd_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (options_quiet())
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+void cmd_say_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (options_quiet())
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 }

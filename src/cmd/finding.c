@@ -57,7 +57,7 @@ static int finding_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (finding_add(&id, ctx, kind, argv[0], issue, pr, rev ? hex : NULL) <
 	    0)
 		return cmd_fail(ctx);
-	printf("finding %lld (%s): %s\n", id, kind, argv[0]);
+	cmd_say("finding %lld (%s): %s\n", id, kind, argv[0]);
 	return 0;
 }
 
@@ -170,7 +170,7 @@ static int finding_close_cmd(int argc, const char **argv, struct ctx *ctx)
 				   "--pr N is missing (the PR that fixed it)");
 	if (cmd_need_campaign(ctx) < 0 || finding_close(ctx, id, pr) < 0)
 		return cmd_fail(ctx);
-	printf("finding %lld closed by #%ld\n", id, pr);
+	cmd_say("finding %lld closed by #%ld\n", id, pr);
 	return 0;
 }
 

@@ -101,8 +101,8 @@ static int hypo_add_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (cmd_need_campaign(ctx) < 0 ||
 	    hypo_add(&id, ctx, argv[0], metric, value, unit, tolerance) < 0)
 		return cmd_fail(ctx);
-	printf("hypothesis %lld: %s = %g%s%s (within %g%%)\n", id, metric,
-	       value, unit ? " " : "", unit ? unit : "", tolerance);
+	cmd_say("hypothesis %lld: %s = %g%s%s (within %g%%)\n", id, metric,
+		value, unit ? " " : "", unit ? unit : "", tolerance);
 	return 0;
 }
 
@@ -288,7 +288,7 @@ static int hypo_next_cmd(int argc, const char **argv, struct ctx *ctx)
 				   "ID is a hypothesis number");
 	if (cmd_need_campaign(ctx) < 0 || hypo_set_next(ctx, id) < 0)
 		return cmd_fail(ctx);
-	printf("next: hypothesis %lld\n", id);
+	cmd_say("next: hypothesis %lld\n", id);
 	return 0;
 }
 
@@ -370,8 +370,9 @@ static int hypo_test_cmd(int argc, const char **argv, struct ctx *ctx)
 		goto fail;
 	scratch = xasprintf("GIT_CAMPAIGN_SCRATCH=%s", dir);
 	env[0] = scratch;
-	probed = ab_probe(&v, ctx, probe, runs, &m, env,
-			  isatty(2) ? ab_progress_show : NULL, &line);
+	probed = ab_probe(
+		&v, ctx, probe, runs, &m, env,
+		isatty(2) && !options_quiet() ? ab_progress_show : NULL, &line);
 	/* the verdict, or the message after Ctrl-C, on a line of its own */
 	ab_progress_end(&line);
 	if (probed < 0)

@@ -33,7 +33,7 @@ static int open_umbrella(struct ctx *ctx, struct campaign *c)
 			   "issue; 'git campaign config umbrella N' sets one",
 			   old, *old ? "; " : "");
 	} else if (r.url) {
-		printf("Opened umbrella issue #%ld: %s\n", r.number, r.url);
+		cmd_say("Opened umbrella issue #%ld: %s\n", r.number, r.url);
 	}
 	umbrella_result_release(&r);
 	github_close(gh);
@@ -79,19 +79,19 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 		campaign_release(&c);
 		return cmd_fail(ctx);
 	}
-	printf("Started campaign '%s'\n", c.name);
-	printf("  database  %s\n", db_path(ctx->db));
-	printf("  base      %s\n", c.base);
+	cmd_say("Started campaign '%s'\n", c.name);
+	cmd_say("  database  %s\n", db_path(ctx->db));
+	cmd_say("  base      %s\n", c.base);
 	if (c.forge)
-		printf("  forge     %s on %s%s%s\n", c.forge, c.forge_host,
-		       o.forge ? "" : ", from ", o.forge ? "" : c.remote);
+		cmd_say("  forge     %s on %s%s%s\n", c.forge, c.forge_host,
+			o.forge ? "" : ", from ", o.forge ? "" : c.remote);
 	else
-		printf("  forge     none (set it with 'git campaign config "
-		       "forge OWNER/REPO')\n");
+		cmd_say("  forge     none (set it with 'git campaign config "
+			"forge OWNER/REPO')\n");
 	if (c.umbrella)
-		printf("  umbrella  #%ld\n", c.umbrella);
-	printf("  notes     refs/notes/campaign, carried by amend and "
-	       "rebase\n");
+		cmd_say("  umbrella  #%ld\n", c.umbrella);
+	cmd_say("  notes     refs/notes/campaign, carried by amend and "
+		"rebase\n");
 	campaign_release(&c);
 	return 0;
 }

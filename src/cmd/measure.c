@@ -153,11 +153,11 @@ static void print_written(const git_oid *commit, size_t n, const char *what,
 		cmd_print_json(o);
 		return;
 	}
-	printf("recorded %zu measurement%s %son %.10s (run %s, env %s)\n", n,
-	       n == 1 ? "" : "s", what, hex, s->run, s->env);
+	cmd_say("recorded %zu measurement%s %son %.10s (run %s, env %s)\n", n,
+		n == 1 ? "" : "s", what, hex, s->run, s->env);
 	if (merged)
-		printf("%zu identical record%s merged\n", merged,
-		       merged == 1 ? "" : "s");
+		cmd_say("%zu identical record%s merged\n", merged,
+			merged == 1 ? "" : "s");
 }
 
 static int write_records(struct ctx *ctx, const char *rev, struct record *recs,

@@ -56,7 +56,7 @@ static int pr_body_cmd(int argc, const char **argv, struct ctx *ctx)
 
 static void say_wait(long wait_ms, const char *why)
 {
-	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+	cmd_say_err("waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
 }
 
 /* The PR number of branch in the PR cache, 0 when none */

@@ -124,8 +124,8 @@ int cmd_resume(int argc, const char **argv, struct ctx *ctx)
 	if (save) {
 		if (resume_save(&s, ctx, data) < 0)
 			goto fail;
-		fprintf(stderr, "saved resume pointer #%lld (%s, %s)\n", s.id,
-			s.at, s.author);
+		cmd_say_err("saved resume pointer #%lld (%s, %s)\n", s.id, s.at,
+			    s.author);
 	}
 	if (json) {
 		cmd_print_json(data);

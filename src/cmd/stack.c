@@ -47,7 +47,7 @@ static void print_lines(const struct strvec *v, const char *prefix)
 	size_t i;
 
 	for (i = 0; i < v->nr; i++)
-		printf("%s%s\n", prefix, v->v[i]);
+		cmd_say("%s%s\n", prefix, v->v[i]);
 }
 
 /* The outcome of an operation that may stop at a conflict. */
@@ -88,7 +88,7 @@ static int report(struct ctx *ctx, int rc, struct restack_result *r,
 		return 1;
 	}
 	if (r->nothing)
-		printf("nothing to %s\n", verb);
+		cmd_say("nothing to %s\n", verb);
 	print_lines(&r->done, "restacked ");
 	restack_result_release(r);
 	return 0;
@@ -384,8 +384,8 @@ static int stack_abort_cmd(int argc, const char **argv, struct ctx *ctx)
 	print_lines(&r.notes, "");
 	for (i = 0; i < r.notes.nr; i++)
 		left |= !strncmp(r.notes.v[i], "left '", 6);
-	printf("aborted #%lld: %s\n", r.op_id,
-	       left ? "the rest is back" : "every branch is back");
+	cmd_say("aborted #%lld: %s\n", r.op_id,
+		left ? "the rest is back" : "every branch is back");
 	restack_result_release(&r);
 	return 0;
 }
@@ -414,8 +414,8 @@ static int stack_delete_cmd(int argc, const char **argv, struct ctx *ctx)
 		return rc;
 	rc = stack_delete(&r, ctx, argv[0], del_branch);
 	if (rc == 0)
-		printf("removed %s from the stack%s\n", argv[0],
-		       del_branch ? " and deleted the branch" : "");
+		cmd_say("removed %s from the stack%s\n", argv[0],
+			del_branch ? " and deleted the branch" : "");
 	return report(ctx, rc, &r, "delete");
 }
 
@@ -432,7 +432,7 @@ static int stack_undo_cmd(int argc, const char **argv, struct ctx *ctx)
 
 static void say_wait(long wait_ms, const char *why)
 {
-	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+	cmd_say_err("waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
 }
 
 static int stack_submit_cmd(int argc, const char **argv, struct ctx *ctx)
@@ -568,7 +568,7 @@ int cmd_gc(int argc, const char **argv, struct ctx *ctx)
 		return cmd_fail(ctx);
 	}
 	if (r.nothing && !ab_lines.nr)
-		printf("nothing to prune\n");
+		cmd_say("nothing to prune\n");
 	print_lines(&r.done, "");
 	print_lines(&ab_lines, "");
 	restack_result_release(&r);

@@ -102,7 +102,7 @@ static int stash_save_cmd(int argc, const char **argv, struct ctx *ctx)
 			       (keep ? STASH_KEEP_INDEX : 0)) < 0)
 		return cmd_fail(ctx);
 	short_hex(hex, &id);
-	printf("saved stash '%s' (%s)\n", argv[0], hex);
+	cmd_say("saved stash '%s' (%s)\n", argv[0], hex);
 	return 0;
 }
 
@@ -162,9 +162,9 @@ static int apply_or_pop(int argc, const char **argv, struct ctx *ctx, int pop)
 		strvec_clear(&conflicts);
 		return cmd_fail(ctx);
 	}
-	printf(pop ? "applied and dropped stash '%s'\n"
-		   : "applied stash '%s'\n",
-	       argv[0]);
+	cmd_say(pop ? "applied and dropped stash '%s'\n"
+		    : "applied stash '%s'\n",
+		argv[0]);
 	return 0;
 }
 
@@ -196,9 +196,9 @@ static int stash_drop_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (stash_drop(&id, ctx, argv[0], expect) < 0)
 		return cmd_fail(ctx);
 	short_hex(hex, &id);
-	printf("dropped stash '%s' (%s); 'git campaign stash recover %s "
-	       "--as %s' brings it back\n",
-	       argv[0], hex, hex, argv[0]);
+	cmd_say("dropped stash '%s' (%s); 'git campaign stash recover %s "
+		"--as %s' brings it back\n",
+		argv[0], hex, hex, argv[0]);
 	return 0;
 }
 
@@ -232,7 +232,7 @@ static int stash_recover_cmd(int argc, const char **argv, struct ctx *ctx)
 		if (stash_restore_as(&id, ctx, argv[0], as) < 0)
 			return cmd_fail(ctx);
 		short_hex(hex, &id);
-		printf("recovered %s as stash '%s'\n", hex, as);
+		cmd_say("recovered %s as stash '%s'\n", hex, as);
 		return 0;
 	}
 	if (stash_find_lost(&v, &count, ctx) < 0)

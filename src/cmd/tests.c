@@ -139,8 +139,8 @@ static int tests_import_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (testrun_store(&n, ctx, &set, hex, env) < 0)
 		goto fail;
 	machine_label_of_env(&label, ctx, env);
-	printf("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
-	       n == 1 ? "" : "es", set.format, hex, label.ptr, env);
+	cmd_say("imported %zu test class%s (%s) for %.12s on %s (env %s)\n", n,
+		n == 1 ? "" : "es", set.format, hex, label.ptr, env);
 	goto out;
 fail:
 	rc = cmd_fail(ctx);

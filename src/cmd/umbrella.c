@@ -18,7 +18,7 @@ SUB_USAGE(post_usage, "git campaign umbrella post [-m TEXT | -F FILE] RESULT");
 
 static void say_wait(long wait_ms, const char *why)
 {
-	fprintf(stderr, "waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
+	cmd_say_err("waiting %ld s for %s\n", (wait_ms + 999) / 1000, why);
 }
 
 static int open_forge(struct github **gh, struct ctx *ctx,
@@ -62,18 +62,18 @@ static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)
 		goto out;
 	}
 	if (!r.changed)
-		printf("umbrella #%ld is up to date\n", r.number);
+		cmd_say("umbrella #%ld is up to date\n", r.number);
 	else if (r.appended)
-		printf("umbrella #%ld updated (the markers were missing: the "
-		       "section was added at the end)\n",
-		       r.number);
+		cmd_say("umbrella #%ld updated (the markers were missing: the "
+			"section was added at the end)\n",
+			r.number);
 	else
-		printf("umbrella #%ld updated\n", r.number);
+		cmd_say("umbrella #%ld updated\n", r.number);
 	if (r.folded)
-		printf("older measurements were folded to stay within "
-		       "GitHub's limit\n");
+		cmd_say("older measurements were folded to stay within "
+			"GitHub's limit\n");
 	if (r.url)
-		printf("  %s\n", r.url);
+		cmd_say("  %s\n", r.url);
 out:
 	say_moved(gh, c);
 	umbrella_result_release(&r);
@@ -101,13 +101,13 @@ static int post(struct ctx *ctx, struct campaign *c, const char *name,
 	if (open_forge(&gh, ctx, c) < 0 ||
 	    umbrella_post(&r, ctx, c, gh, name, text.ptr) < 0)
 		goto fail;
-	printf("%s '%s' on umbrella #%ld\n",
-	       !r.changed   ? "unchanged:"
-	       : r.appended ? "posted"
-			    : "updated",
-	       name, r.number);
+	cmd_say("%s '%s' on umbrella #%ld\n",
+		!r.changed   ? "unchanged:"
+		: r.appended ? "posted"
+			     : "updated",
+		name, r.number);
 	if (r.url)
-		printf("  %s\n", r.url);
+		cmd_say("  %s\n", r.url);
 	goto out;
 fail:
 	rc = cmd_fail(ctx);
