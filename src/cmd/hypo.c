@@ -256,8 +256,9 @@ static int decide(int argc, const char **argv, struct ctx *ctx, int confirm)
 			evidence.len ? evidence.ptr : NULL) < 0)
 		rc = cmd_fail(ctx);
 	else
-		printf("hypothesis %lld %s: predicted %g, measured %g\n", id,
-		       confirm ? "confirmed" : "falsified", h.predicted, value);
+		cmd_say("hypothesis %lld %s: predicted %g, measured %g\n", id,
+			confirm ? "confirmed" : "falsified", h.predicted,
+			value);
 	hypo_release(&h);
 	buf_release(&evidence);
 	return rc;

@@ -83,3 +83,19 @@ setup() {
 	[ "${stderr_lines[0]}" = "fatal: no stash named 'nosuch'" ]
 	[[ ${stderr_lines[1]} == "hint: "* ]]
 }
+
+@test "ab -q on a terminal draws no progress line and still prints the table" {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	git campaign init demo >/dev/null
+	printf '#!/bin/sh\necho "time: 1000"\n' >"$WORLD/prog"
+	chmod +x "$WORLD/prog"
+	script -qec "git campaign ab --build true --run '$WORLD/prog' -n 2 --warmup 0 --metric 're:time: ([0-9]+);unit=us' -q" /dev/null >"$WORLD/raw"
+	tr '\r' '\n' <"$WORLD/raw" | sed 's/\x1b\[K//g' >"$WORLD/tty"
+	grep -q '^| workload |' "$WORLD/tty" || fail "no table: $(cat "$WORLD/tty")"
+	! grep -q '^[AB] [0-9]*/4 ' "$WORLD/tty" || fail "a progress line: $(cat "$WORLD/tty")"
+	! grep -q 'building\|worktrees and builds hold' "$WORLD/tty" || fail "progress or a note: $(cat "$WORLD/tty")"
+	# without -q the same run draws it
+	script -qec "git campaign ab --build true --run '$WORLD/prog' -n 2 --warmup 0 --metric 're:time: ([0-9]+);unit=us'" /dev/null >"$WORLD/raw"
+	tr '\r' '\n' <"$WORLD/raw" | sed 's/\x1b\[K//g' >"$WORLD/tty"
+	grep -q '^[AB] [0-9]*/4 ' "$WORLD/tty" || fail "no progress without -q: $(cat "$WORLD/tty")"
+}
