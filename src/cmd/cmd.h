@@ -133,6 +133,9 @@ int cmd_format_resolve(int *format, int json, const char *const *usage,
 void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same on stderr, for progress ("waiting 30 s for ...") and notes. */
 void cmd_say_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "hint: MESSAGE" on stderr (fmt without the prefix or a final newline),
+ * yellow where colour is on for stderr, as git colours its hints. */
+void cmd_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints j to stdout as indented JSON with a final newline, and frees it. */
 void cmd_print_json(cJSON *j);
 /* cmd_print_json into out. */

@@ -10,6 +10,7 @@
 #include "core/campaign/campaign.h"
 #include "core/forge/umbrella_sync.h"
 #include "io/repo.h"
+#include "util/color.h"
 #include "util/options.h"
 
 int cmd_fail(struct ctx *ctx)
@@ -32,8 +33,8 @@ int cmd_umbrella_auto(struct ctx *ctx, int status)
 	if (umbrella_auto_update(&a, ctx) == UMBRELLA_AUTO_QUEUED) {
 		fprintf(stderr, "warning: umbrella #%ld not updated: %s\n",
 			a.number, a.why);
-		fprintf(stderr, "hint: queued; the next command or 'git "
-				"campaign umbrella sync' sends it\n");
+		cmd_hint("queued; the next command or 'git campaign umbrella "
+			 "sync' sends it");
 	}
 	return status;
 }
@@ -224,4 +225,17 @@ void cmd_say_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+}
+
+void cmd_hint(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%shint: %s%s\n", color_get(2, COLOR_YELLOW), b.ptr,
+		color_get(2, COLOR_RESET));
+	buf_release(&b);
 }

@@ -63,8 +63,8 @@ int cmd_deinit(int argc, const char **argv, struct ctx *ctx)
 			printf("kept    %s\n", r.folder);
 		for (i = 0; i < r.refs.nr; i++)
 			printf("kept    %s\n", r.refs.v[i]);
-		fprintf(stderr, "hint: 'git campaign deinit --all' removes "
-				"them here too (never on a remote)\n");
+		cmd_hint("'git campaign deinit --all' removes them here too "
+			 "(never on a remote)");
 	}
 	deinit_result_release(&r);
 	return 0;

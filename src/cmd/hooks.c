@@ -103,10 +103,10 @@ static int install(struct ctx *ctx, const struct hooks_where *w, int force,
 		buf_release(&snippet);
 		fprintf(stderr,
 			"note: the pre-commit framework runs the hooks here "
-			"('%s'): nothing installed\n"
-			"hint: add the block above to its 'repos:', or run "
-			"'git campaign hooks install --chain-pre-commit'\n",
+			"('%s'): nothing installed\n",
 			w->framework);
+		cmd_hint("add the block above to its 'repos:', or run 'git "
+			 "campaign hooks install --chain-pre-commit'");
 		return 0;
 	}
 	if (w->outside && !force) {

@@ -27,9 +27,8 @@ static int print_saved(struct ctx *ctx, int json)
 	if (resume_pointer_last(&s, &found, ctx) < 0)
 		return cmd_fail(ctx);
 	if (!found) {
-		fprintf(stderr, "no resume pointer saved yet\n"
-				"hint: 'git campaign resume --save' saves "
-				"one\n");
+		fprintf(stderr, "no resume pointer saved yet\n");
+		cmd_hint("'git campaign resume --save' saves one");
 		return 1;
 	}
 	if (json && (j = cJSON_Parse(s.data))) {

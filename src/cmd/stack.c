@@ -70,20 +70,18 @@ static int report(struct ctx *ctx, int rc, struct restack_result *r,
 			       color_get(1, COLOR_RESET),
 			       r->conflict_paths.v[i]);
 		if (r->checked_out)
-			fprintf(stderr,
-				"hint: resolve the files, 'git add' them, then "
-				"run 'git campaign stack continue'\n");
+			cmd_hint("resolve the files, 'git add' them, then "
+				 "run 'git campaign stack continue'");
 		else
-			fprintf(stderr,
-				"hint: the conflict is not checked out (local "
+			cmd_hint(
+				"the conflict is not checked out (local "
 				"changes or --no-checkout); with a clean work "
 				"tree, 'git campaign stack continue' checks it "
-				"out\n");
-		fprintf(stderr,
-			"hint: or 'git campaign stack skip-branch' to "
-			"leave '%s' for later, or 'git campaign stack "
-			"abort' to put everything back\n",
-			r->conflict_branch);
+				"out");
+		cmd_hint("or 'git campaign stack skip-branch' to leave '%s' "
+			 "for later, or 'git campaign stack abort' to put "
+			 "everything back",
+			 r->conflict_branch);
 		restack_result_release(r);
 		return 1;
 	}

@@ -36,10 +36,9 @@ static void say_moved(const struct github *gh, const struct campaign *c)
 	const char *to = gh ? github_moved_to(gh) : NULL;
 
 	if (to)
-		fprintf(stderr,
-			"hint: GitHub moved '%s' to '%s': 'git campaign config "
-			"forge %s' records it\n",
-			c->forge, to, to);
+		cmd_hint("GitHub moved '%s' to '%s': 'git campaign config "
+			 "forge %s' records it",
+			 c->forge, to, to);
 }
 
 static int umbrella_sync_cmd(struct ctx *ctx, struct campaign *c, int dry_run)

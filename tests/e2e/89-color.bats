@@ -91,6 +91,13 @@ need_script() {
 	[[ $stderr != *"$ESC"* ]] || fail "escapes in a pipe: $stderr"
 	run on_tty 'git campaign stash apply nosuch --no-color'
 	[[ $output != *"$ESC"* ]] || fail "--no-color coloured: $output"
+	# the hints a command prints itself too
+	run on_tty 'git campaign resume --saved'
+	assert_line 'no resume pointer saved yet'
+	assert_line "${ESC}[33mhint: 'git campaign resume --save' saves one${ESC}[m"
+	run --separate-stderr git campaign resume --saved
+	[ "$stderr" = "no resume pointer saved yet
+hint: 'git campaign resume --save' saves one" ]
 }
 
 @test "status colours what needs doing on a terminal, and its kept rendering never carries colour into a pipe" {
