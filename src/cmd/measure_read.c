@@ -20,7 +20,7 @@
 #include "util/xalloc.h"
 
 const char *const measure_show_usage[] = {
-	"git campaign measure show [REV] [--json]",
+	"git campaign measure show [REV] [--json | --format FMT]",
 	NULL,
 };
 const char *const measure_log_usage[] = {
@@ -80,6 +80,94 @@ static cJSON *config_json(const char *json)
 	return j ? j : cJSON_CreateString(json);
 }
 
+static void csv_config_head(struct buf *out, const struct strvec *keys);
+
+/* The config keys of the records' configs, sorted, for csv columns */
+static void record_config_keys(struct strvec *keys, const struct record *recs,
+			       size_t n)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < recs[i].config.nr; k++) {
+			const char *kv = recs[i].config.v[k];
+			size_t klen = strcspn(kv, "=");
+
+			for (j = 0; j < keys->nr; j++)
+				if (strlen(keys->v[j]) == klen &&
+				    !strncmp(keys->v[j], kv, klen))
+					break;
+			if (j == keys->nr)
+				strvec_pushf(keys, "%.*s", (int)klen, kv);
+		}
+	strvec_sort(keys);
+}
+
+/* A row per sample (one, with the sample empty, for a record without
+ * samples), as hyperfine's --export-csv gives a row per run: the record's
+ * fields beside it, a config.KEY column per key. */
+static void print_show_csv(const char *commit, const struct record *recs,
+			   size_t n)
+{
+	static const char *const head[] = {
+		"commit", "metric", "unit",  "value",  "stat",
+		"n",	  "sample", "index", "arm",    "ctl",
+		"iters",  "env",    "run",   "source", "at"};
+	struct strvec keys = STRVEC_INIT;
+	struct buf out = BUF_INIT;
+	size_t i, k, j;
+
+	record_config_keys(&keys, recs, n);
+	for (i = 0; i < sizeof(head) / sizeof(*head); i++)
+		csv_field(&out, head[i]);
+	csv_config_head(&out, &keys);
+	csv_end(&out);
+	for (i = 0; i < n; i++) {
+		const struct record *r = &recs[i];
+
+		for (k = 0; k < (r->nsamples ? r->nsamples : 1); k++) {
+			csv_field(&out, commit);
+			csv_field(&out, r->metric);
+			csv_field(&out, r->unit);
+			csv_number(&out, r->value);
+			csv_field(&out, r->stat);
+			csv_count(&out, r->n ? r->n : 1);
+			csv_number(&out, r->nsamples ? r->samples[k] : NAN);
+			if (r->nsamples)
+				csv_count(&out, (long long)k);
+			else
+				csv_field(&out, NULL);
+			csv_field(&out, r->arm);
+			csv_field(&out, r->ctl < 0 ? NULL
+					: r->ctl   ? "true"
+						   : "false");
+			if (r->iters >= 0)
+				csv_count(&out, r->iters);
+			else
+				csv_field(&out, NULL);
+			csv_field(&out, r->env);
+			csv_field(&out, r->run);
+			csv_field(&out, r->source);
+			csv_field(&out, r->at);
+			for (j = 0; j < keys.nr; j++) {
+				const char *v = NULL;
+				size_t c, len = strlen(keys.v[j]);
+
+				for (c = 0; c < r->config.nr; c++)
+					if (!strncmp(r->config.v[c], keys.v[j],
+						     len) &&
+					    r->config.v[c][len] == '=')
+						v = r->config.v[c] + len + 1;
+				csv_field(&out, v);
+			}
+			csv_end(&out);
+		}
+	}
+	fwrite(out.ptr, 1, out.len, stdout);
+	buf_release(&out);
+	strvec_clear(&keys);
+}
+
 int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 {
 	struct record *recs = NULL;
@@ -87,9 +175,11 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 	struct buf line = BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid commit;
-	int json = 0, status = 0;
+	int json = 0, format = -1, status = 0;
 	const struct option opts[] = {
 		OPT_BOOL(0, "json", &json, "print the records as JSON"),
+		OPT_CHOICE(0, "format", &format, cmd_format_names, "FMT",
+			   "text, json or csv (a row per sample)"),
 		OPT_END(),
 	};
 	int argn = parse_options(argc, argv, opts, measure_show_usage);
@@ -99,12 +189,14 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 	if (argn > 1)
 		return usage_error(measure_show_usage, opts,
 				   "wrong number of arguments");
+	if (cmd_format_resolve(&format, json, measure_show_usage, opts))
+		return 129;
 	if (cmd_need_campaign(ctx) < 0 ||
 	    cmd_commit_arg(&commit, ctx, argn ? argv[0] : NULL) < 0 ||
 	    measure_read_note(&recs, &n, &bad, ctx, &commit) < 0)
 		return cmd_fail(ctx);
 	git_oid_tostr(hex, sizeof(hex), &commit);
-	if (json) {
+	if (format == CMD_FORMAT_JSON) {
 		cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
 
 		cJSON_AddStringToObject(o, "commit", hex);
@@ -113,8 +205,10 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 		cJSON_AddItemToObject(o, "records", a);
 		cJSON_AddNumberToObject(o, "unreadable", (double)bad);
 		cmd_print_json(o);
+	} else if (format == CMD_FORMAT_CSV) {
+		print_show_csv(hex, recs, n);
 	}
-	for (i = 0; !json && i < n; i++) {
+	for (i = 0; format == CMD_FORMAT_TEXT && i < n; i++) {
 		const struct record *r = &recs[i];
 		struct buf cfg = BUF_INIT;
 
@@ -135,7 +229,7 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 			"measurement records\n",
 			bad, bad == 1 ? "" : "s", hex, bad == 1 ? "is" : "are");
 	if (!n) {
-		if (!json)
+		if (format == CMD_FORMAT_TEXT)
 			fprintf(stderr, "error: no measurements on '%s'\n",
 				argn ? argv[0] : "HEAD");
 		status = 1;

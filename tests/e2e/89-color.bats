@@ -155,3 +155,12 @@ hint: 'git campaign resume --save' saves one" ]
 	assert_line --regexp '\| faster \|$'
 	[[ $output != *"$ESC"* ]] || fail "escapes in a pipe: $output"
 }
+
+@test "output paged on a terminal keeps its colour, as git colours for its pager" {
+	need_script
+	export GIT_PAGER='sed s/^/PAGED:/'
+	run on_tty 'git campaign stack show'
+	assert_line "PAGED:*   s1 (1 commit, ${ESC}[33mneeds restack${ESC}[m)"
+	run on_tty 'git campaign stack show --no-color'
+	assert_line 'PAGED:*   s1 (1 commit, needs restack)'
+}

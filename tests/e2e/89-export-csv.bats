@@ -145,3 +145,23 @@ assert 0.85 < float(w["ratio"]) < 0.95 and float(w["ci_high"]) < 1, w'
 	# --format json is --json
 	[ "$(git campaign measure log m --format json)" = "$(git campaign measure log m --json)" ]
 }
+
+@test "measure show --format csv gives a row per sample, as hyperfine's --export-csv a row per run" {
+	git campaign measure add 'k, "x"' - --unit ms --samples 3,1,2 --config 'dev=gpu, 0' >/dev/null
+	git campaign measure add plain 7 >/dev/null
+	run --separate-stderr git campaign measure show --format csv
+	assert_clean
+	echo "$output" >show.csv
+	git campaign measure show --json >show.json
+	readcsv show.csv >rows.json
+	"$PY" -c 'import json
+rows = json.load(open("rows.json"))
+recs = json.load(open("show.json"))["records"]
+k = [r for r in rows if r["metric"] == "k, \"x\""]
+p = [r for r in rows if r["metric"] == "plain"]
+assert len(rows) == 4 and len(k) == 3 and len(p) == 1, rows
+assert [float(r["sample"]) for r in k] == next(e["samples"] for e in recs if e["metric"] == "k, \"x\"")
+assert [r["index"] for r in k] == ["0", "1", "2"] and k[0]["config.dev"] == "gpu, 0", k
+assert float(k[0]["value"]) == 2 and k[0]["unit"] == "ms", k
+assert p[0]["sample"] == "" and float(p[0]["value"]) == 7 and p[0]["config.dev"] == "", p'
+}
