@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/stack_verbs.h"
 #include "core/ab/gc.h"
 #include "core/forge/stack_sync.h"
 #include "core/forge/submit.h"
 #include "core/stack/graph.h"
+#include "core/stack/nav.h"
 #include "core/stack/restack.h"
 #include "core/stack/undo.h"
 #include "util/color.h"
@@ -90,6 +92,24 @@ static int report(struct ctx *ctx, int rc, struct restack_result *r,
 	print_lines(&r->done, "restacked ");
 	restack_result_release(r);
 	return 0;
+}
+
+/* the base behind its remote-tracking branch: restack cannot see what
+ * the local base lacks */
+static void hint_base_behind(struct ctx *ctx)
+{
+	char *remote = NULL, *base = NULL;
+	size_t behind = 0;
+
+	if (stack_base_behind(&behind, &remote, &base, ctx) == 0 && behind)
+		fprintf(stderr,
+			"hint: '%s' is %zu commit%s behind '%s': git fetch "
+			"%.*s %s:%s, then git campaign stack restack\n",
+			base, behind, behind == 1 ? "" : "s", remote,
+			(int)strcspn(remote, "/"), remote, base, base);
+	free(remote);
+	free(base);
+	error_clear(&ctx->err);
 }
 
 static int has_pr(const struct stack_branch *b)
@@ -237,27 +257,8 @@ static int show(struct ctx *ctx, int json)
 	return 0;
 }
 
-/* Parses one subcommand's options into opts: returns the count of
- * operands, which must be lo..hi, or -1 with *status the exit status of
- * -h, --help or a usage error. */
-static int verb_args(int *status, int argc, const char **argv,
-		     const struct option *opts, const char *const *usage,
-		     int lo, int hi)
-{
-	const char *verb = argv[0];
-	int n = parse_options(argc, argv, opts, usage);
-
-	if (n < 0) {
-		*status = parse_options_status(n);
-		return -1;
-	}
-	if (n < lo || n > hi) {
-		*status = usage_error(
-			usage, opts, "wrong number of arguments to '%s'", verb);
-		return -1;
-	}
-	return n;
-}
+/* the option parsing every verb shares (src/cmd/stack_args.c) */
+#define verb_args stack_verb_args
 
 static int stack_new_cmd(int argc, const char **argv, struct ctx *ctx)
 {
@@ -329,6 +330,8 @@ static int stack_restack_cmd(int argc, const char **argv, struct ctx *ctx)
 				   "a branch and --all cannot be combined");
 	ro.branch = n ? argv[0] : NULL;
 	rc = restack_start(&r, ctx, &ro);
+	if (rc >= 0)
+		hint_base_behind(ctx);
 	return report(ctx, rc, &r, "restack");
 }
 
@@ -512,6 +515,10 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 		{"move", stack_move_cmd, move_usage, 0},
 		{"delete", stack_delete_cmd, delete_usage, 0},
 		{"undo", stack_undo_cmd, stack_undo_usage, 0},
+		{"up", stack_up_cmd, stack_up_usage, 0},
+		{"down", stack_down_cmd, stack_down_usage, 0},
+		{"top", stack_top_cmd, stack_top_usage, 0},
+		{"bottom", stack_bottom_cmd, stack_bottom_usage, 0},
 		{"submit", stack_submit_cmd, submit_usage, 0},
 		{"sync", stack_sync_cmd, sync_usage, CMD_UMBRELLA_AUTO},
 		{NULL},

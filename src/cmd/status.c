@@ -25,6 +25,44 @@ static size_t count_restack(const struct status *st)
 	return n;
 }
 
+/* where a stopped stack operation stands: git status's "You are
+ * currently rebasing" and its unmerged paths */
+static void render_conflict(struct buf *out, const struct stack_conflict *c)
+{
+	size_t i;
+
+	buf_addf(out, "          stopped at a conflict in '%s' replaying %s\n",
+		 c->branch, c->commit ? c->commit : "?");
+	if (!c->checked_out) {
+		buf_addf(out, "          the conflict is not checked out here; "
+			      "with a clean work tree, continue checks it "
+			      "out\n");
+		return;
+	}
+	for (i = 0; i < c->paths.nr; i++)
+		buf_addf(out, "          conflict: %s\n", c->paths.v[i]);
+	if (c->paths.nr)
+		buf_addf(out, "          resolve the files and 'git add' "
+			      "them, then continue\n");
+	else
+		buf_addf(out, "          every conflict is resolved: "
+			      "continue\n");
+}
+
+/* the base's local branch behind its remote-tracking branch */
+static void render_base_behind(struct buf *out, const struct status *st)
+{
+	const struct campaign *c = &st->campaign;
+
+	if (!st->base_behind)
+		return;
+	buf_addf(out,
+		 "          '%s' is %zu commit%s behind '%s/%s': git fetch "
+		 "%s %s:%s, then git campaign stack restack\n",
+		 c->base, st->base_behind, st->base_behind == 1 ? "" : "s",
+		 c->remote, c->base, c->remote, c->base, c->base);
+}
+
 static void render_text(struct buf *out, const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
@@ -38,6 +76,7 @@ static void render_text(struct buf *out, const struct status *st)
 	if (c->umbrella)
 		buf_addf(&line, ", umbrella #%ld", c->umbrella);
 	buf_addf(out, "base      %s\n", line.ptr);
+	render_base_behind(out, st);
 	buf_reset(&line);
 	buf_puts(&line, st->branch ? st->branch : "(detached HEAD)");
 	if (!st->head[0])
@@ -107,6 +146,8 @@ static void render_text(struct buf *out, const struct status *st)
 			 op->id, op->summary, op->started_at,
 			 op->last_step ? ", last step " : "",
 			 op->last_step ? op->last_step : "");
+		if (op->id == st->conflict.op_id)
+			render_conflict(out, &st->conflict);
 		buf_addf(out, "          finish it: %s\n", op->continue_cmd);
 		buf_addf(out, "          undo it:   %s\n", op->abort_cmd);
 	}
@@ -131,6 +172,19 @@ static void render_short(struct buf *out, const struct status *st)
 	if (st->has_umbrella_pending)
 		buf_addf(out, " umbrella:pending");
 	buf_putc(out, '\n');
+}
+
+static void add_conflict_json(cJSON *e, const struct stack_conflict *c)
+{
+	cJSON *o = cJSON_AddObjectToObject(e, "conflict"), *a;
+	size_t i;
+
+	json_add_str_or_null(o, "branch", c->branch);
+	json_add_str_or_null(o, "commit", c->commit);
+	cJSON_AddBoolToObject(o, "checked_out", c->checked_out);
+	a = cJSON_AddArrayToObject(o, "paths");
+	for (i = 0; i < c->paths.nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(c->paths.v[i]));
 }
 
 static void render_json(struct buf *out, const struct status *st)
@@ -228,8 +282,17 @@ static void render_json(struct buf *out, const struct status *st)
 		cJSON_AddNullToObject(j, "umbrella_pending");
 	}
 	a = cJSON_AddArrayToObject(j, "unfinished");
-	for (i = 0; i < st->nops; i++)
-		cJSON_AddItemToArray(a, status_op_json(&st->ops[i]));
+	for (i = 0; i < st->nops; i++) {
+		e = status_op_json(&st->ops[i]);
+		if (st->ops[i].id == st->conflict.op_id)
+			add_conflict_json(e, &st->conflict);
+		cJSON_AddItemToArray(a, e);
+	}
+	if (st->base_remote[0])
+		cJSON_AddNumberToObject(j, "base_behind_remote",
+					(double)st->base_behind);
+	else
+		cJSON_AddNullToObject(j, "base_behind_remote");
 	cmd_render_json(out, j);
 }
 

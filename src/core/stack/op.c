@@ -268,7 +268,7 @@ int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id)
 	return op_load(out, db, id, NULL, &ctx->err);
 }
 
-static int is_stack_kind(const char *kind)
+int stack_op_kind_is_stack(const char *kind)
 {
 	return !strcmp(kind, "restack") || !strcmp(kind, "stack-delete") ||
 	       !strcmp(kind, "undo");
@@ -305,7 +305,7 @@ int stack_op_unfinished(struct stack_op **out, struct ctx *ctx)
 	    (rc = journal_unfinished(&ops, &n, db, &ctx->err)) < 0)
 		return rc;
 	for (i = 0; i < n; i++) {
-		if (!is_stack_kind(ops[i].kind))
+		if (!stack_op_kind_is_stack(ops[i].kind))
 			continue;
 		if (pid_alive(ops[i].pid)) {
 			rc = error_set(&ctx->err, GCAMP_EFATAL,

@@ -62,6 +62,10 @@ struct stack_op {
 
 void stack_op_free(struct stack_op *op);
 
+/* 1 when kind (a journal entry's) is a stack operation's, which
+ * continue, abort and undo take. */
+int stack_op_kind_is_stack(const char *kind);
+
 /* The unfinished stack operation in *out (NULL when none; caller frees).
  * One that another live process runs is refused. One killed before its
  * plan step comes back with planless set and nothing else: it changed

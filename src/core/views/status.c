@@ -7,7 +7,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "core/base/outcache.h"
 #include "core/stack/model.h"
+#include "core/stack/conflict.h"
 #include "io/db.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
@@ -37,6 +39,8 @@ void status_release(struct status *st)
 		free(st->stashes[i].name);
 	free(st->stashes);
 	journal_ops_free(st->ops, st->nops);
+	stack_conflict_release(&st->conflict);
+	free(st->index_path);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -184,6 +188,18 @@ int status_collect_repo(struct status *out, struct ctx *ctx)
 	out->base_found =
 		refs_branch_tip(out->base, &refs, out->campaign.remote,
 				out->campaign.base) == 0;
+	if (out->campaign.remote && out->campaign.base) {
+		char *ref = xasprintf("refs/remotes/%s/%s",
+				      out->campaign.remote, out->campaign.base);
+
+		if (refs_resolve(out->base_remote, &refs, ref) < 0)
+			out->base_remote[0] = '\0';
+		free(ref);
+	}
+	/* a conflict is checked out on a detached HEAD: its paths are in
+	 * the index, so the index is a fact of the rendering then */
+	if (!out->branch)
+		out->index_path = xasprintf("%sindex", lite->git_dir);
 	if ((rc = collect_stack(out, ctx, &refs, cfg)) < 0)
 		goto fail;
 	refs_for_each_prefix(&refs, "refs/campaign/stash/", collect_stash,
@@ -192,6 +208,29 @@ int status_collect_repo(struct status *out, struct ctx *ctx)
 fail:
 	status_release(out);
 	return rc;
+}
+
+/* How far the local base is behind its remote-tracking branch. */
+static int collect_base_behind(struct status *st, struct ctx *ctx)
+{
+	git_repository *repo;
+	git_oid local, remote;
+	size_t ahead = 0;
+	int rc;
+
+	if (!st->base_remote[0] || !st->base_found ||
+	    !strcmp(st->base_remote, st->base))
+		return 0;
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (git_oid_fromstr(&local, st->base) < 0 ||
+	    git_oid_fromstr(&remote, st->base_remote) < 0 ||
+	    git_graph_ahead_behind(&ahead, &st->base_behind, repo, &local,
+				   &remote) < 0) {
+		git_error_clear();
+		st->base_behind = 0;
+	}
+	return 0;
 }
 
 int status_collect_records(struct status *out, struct ctx *ctx)
@@ -204,6 +243,8 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 		goto fail;
 	if (out->base_found && out->head[0] &&
 	    (rc = ahead_behind(out, ctx, db)) < 0)
+		goto fail;
+	if ((rc = collect_base_behind(out, ctx)) < 0)
 		goto fail;
 	if (!db)
 		return 0;
@@ -219,6 +260,9 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	    (rc = umbrella_state_pending(&out->umbrella_pending, ctx)) < 0)
 		goto fail;
 	out->has_umbrella_pending = rc;
+	if ((rc = stack_conflict_find(&out->conflict, ctx, out->ops,
+				      out->nops)) < 0)
+		goto fail;
 	return 0;
 fail:
 	status_release(out);
@@ -236,6 +280,10 @@ void status_facts(struct buf *out, const struct status *st)
 	buf_addf(out, "umbrella %ld %d\nbranch %s\nhead %s\nbase-tip %s\n",
 		 c->umbrella, c->umbrella_auto, st->branch ? st->branch : "",
 		 st->head, st->base_found ? st->base : "");
+	if (st->base_remote[0])
+		buf_addf(out, "base-remote %s\n", st->base_remote);
+	if (st->index_path)
+		outcache_file_fact(out, st->index_path);
 	for (i = 0; i < st->nstack; i++)
 		buf_addf(out, "stack %s %s %d %d\n", st->stack[i].branch,
 			 st->stack[i].parent, st->stack[i].needs_restack,

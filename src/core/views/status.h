@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/campaign/campaign.h"
+#include "core/stack/conflict.h"
 #include "core/records/journal.h"
 #include "core/records/finding.h"
 #include "core/records/hypo.h"
@@ -58,6 +59,12 @@ struct status {
 	int has_umbrella_pending;
 	/* an automatic update of the umbrella GitHub did not take yet */
 	struct umbrella_pending umbrella_pending;
+	/* the stack operation stopped at a conflict (op_id 0: none) */
+	struct stack_conflict conflict;
+	/* the base's local branch behind its remote-tracking branch */
+	char base_remote[41]; /* refs/remotes/REMOTE/BASE, "" when none */
+	char *index_path;     /* the index, a fact while HEAD is detached */
+	size_t base_behind;   /* commits of it not in the local base */
 };
 
 /* Gathers the status of the campaign in ctx in two steps: what the
