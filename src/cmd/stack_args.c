@@ -3,8 +3,8 @@
 #include "cmd/stack_verbs.h"
 
 int stack_verb_args(int *status, int argc, const char **argv,
-		    const struct option *opts, const char *const *usage,
-		    int lo, int hi)
+		    const struct option *opts, const char *const *usage, int lo,
+		    int hi)
 {
 	const char *verb = argv[0];
 	int n = parse_options(argc, argv, opts, usage);
