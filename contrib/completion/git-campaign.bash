@@ -102,7 +102,8 @@ _git_campaign ()
 	esac
 	case "$cmd${sub:+ $sub}" in
 	"stack restack" | "stack move" | "stack delete" | "stack adopt" | \
-		"stack submit" | "stack up" | "stack top" | "belongs" | "pr"*)
+		"stack submit" | "stack up" | "stack top" | "stack rename" | \
+		"belongs" | "pr"*)
 		__gitcomp_nl "$(__git_heads)"
 		;;
 	"stash apply" | "stash pop" | "stash drop" | "stash show")

@@ -15,6 +15,7 @@
 #include "core/stack/restack.h"
 #include "core/stack/undo.h"
 #include "util/color.h"
+#include "util/json.h"
 #include "util/options.h"
 
 SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");
@@ -127,7 +128,12 @@ static void show_details(const struct stack_graph *g, size_t i)
 	else
 		printf("%zu commit%s", b->own, b->own == 1 ? "" : "s");
 	/* what needs doing yellow, what is broken red, a landed PR green */
-	if (!b->parent_found)
+	if (!b->parent_found && b->renamed_to)
+		printf(", %sparent renamed to %s%s: git campaign stack rename "
+		       "%s %s",
+		       color_get(1, COLOR_YELLOW), b->renamed_to,
+		       color_get(1, COLOR_RESET), b->parent, b->renamed_to);
+	else if (!b->parent_found)
 		printf(", %sparent gone%s", color_get(1, COLOR_RED),
 		       color_get(1, COLOR_RESET));
 	else if (b->needs_restack)
@@ -161,6 +167,7 @@ static void add_branch_json(cJSON *a, const struct stack_graph *g, size_t i,
 	cJSON_AddBoolToObject(e, "needs_restack",
 			      b->needs_restack && b->parent_found);
 	cJSON_AddBoolToObject(e, "parent_missing", !b->parent_found);
+	json_add_str_or_null(e, "parent_renamed_to", b->renamed_to);
 	cJSON_AddBoolToObject(e, "cycle", b->in_cycle);
 	if (has_pr(b)) {
 		p = cJSON_AddObjectToObject(e, "pr");
@@ -519,6 +526,7 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 		{"down", stack_down_cmd, stack_down_usage, 0},
 		{"top", stack_top_cmd, stack_top_usage, 0},
 		{"bottom", stack_bottom_cmd, stack_bottom_usage, 0},
+		{"rename", stack_rename_cmd, stack_rename_usage, 0},
 		{"submit", stack_submit_cmd, submit_usage, 0},
 		{"sync", stack_sync_cmd, sync_usage, CMD_UMBRELLA_AUTO},
 		{NULL},

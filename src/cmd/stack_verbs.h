@@ -17,10 +17,12 @@ extern const char *const stack_up_usage[];
 extern const char *const stack_down_usage[];
 extern const char *const stack_top_usage[];
 extern const char *const stack_bottom_usage[];
+extern const char *const stack_rename_usage[];
 
 int stack_up_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_down_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_top_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_bottom_cmd(int argc, const char **argv, struct ctx *ctx);
+int stack_rename_cmd(int argc, const char **argv, struct ctx *ctx);
 
 #endif

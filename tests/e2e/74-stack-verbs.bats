@@ -147,3 +147,124 @@ base_behind_remote() {
 	[ "$(git symbolic-ref --short HEAD)" = s1 ]
 	[ "$(tail -1 b)" = mine ]
 }
+
+@test "after git branch -m of a stacked branch, show and restack name the rename, and stack rename lets its children follow" {
+	make_stack 3
+	git branch -m s2 s2-frame-upload
+	s3=$(git rev-parse s3)
+	run git campaign stack show
+	assert_line "*   s3 (0 commits, parent renamed to s2-frame-upload: git campaign stack rename s2 s2-frame-upload)"
+	run --separate-stderr git campaign stack restack --all
+	assert_failure 128
+	[ "${stderr_lines[0]}" = "fatal: the parent 's2' of 's3' does not exist" ]
+	[ "${stderr_lines[1]}" = "hint: 's2' was renamed to 's2-frame-upload' (git branch -m): follow it with 'git campaign stack rename s2 s2-frame-upload'" ]
+	run git campaign stack rename s2 s2-frame-upload
+	assert_success
+	assert_output "followed the rename of s2 to s2-frame-upload
+s3 is stacked on s2-frame-upload"
+	[ "$(parent_of s3)" = s2-frame-upload ]
+	[ "$(parent_of s2-frame-upload)" = s1 ]
+	# nothing was rewritten: s3 holds its parent's tip already
+	[ "$(git rev-parse s3)" = "$s3" ]
+	run git campaign stack show
+	assert_line '*       s3 (1 commit)'
+	run git campaign stack restack --all
+	assert_success
+	assert_output 'nothing to restack'
+}
+
+@test "a rename twice over with git branch -m is followed to the branch that exists" {
+	make_stack 3
+	git branch -m s2 s2a
+	git branch -m s2a s2b
+	run --separate-stderr git campaign stack restack --all
+	[ "${stderr_lines[1]}" = "hint: 's2' was renamed to 's2b' (git branch -m): follow it with 'git campaign stack rename s2 s2b'" ]
+}
+
+@test "stack rename moves the branch as git branch -m does, with HEAD and its children's records, and undo puts it back" {
+	make_stack 3
+	git checkout -q s2
+	git config branch.s2.remote .
+	git config branch.s2.merge refs/heads/develop
+	cp -a "$WORLD/r" "$WORLD/twin"
+	(cd "$WORLD/twin" && git branch -m s2 s2x)
+	before=$(snapshot_refs)
+	run git campaign stack rename s2x
+	assert_success
+	assert_output "renamed s2 to s2x
+s3 is stacked on s2x"
+	# as git branch -m: the ref, its reflog, its settings, HEAD
+	[ "$(git for-each-ref refs/heads)" = "$(git -C "$WORLD/twin" for-each-ref refs/heads)" ]
+	[ "$(git config --get-regexp '^branch\.s2x\.')" = "$(git -C "$WORLD/twin" config --get-regexp '^branch\.s2x\.')" ]
+	[ "$(git reflog show s2x --format=%H | tail -n +2)" = "$(git -C "$WORLD/twin" reflog show s2x --format=%H | tail -n +2)" ]
+	[ "$(git symbolic-ref HEAD)" = refs/heads/s2x ]
+	[ -z "$(git config --get-regexp '^branch\.s2\.')" ]
+	[ -z "$(git status --porcelain)" ]
+	# and the child follows
+	[ "$(parent_of s3)" = s2x ]
+	run git campaign stack show
+	assert_line '*     s2x (1 commit)'
+	assert_line '        s3 (1 commit)'
+	run git campaign stack undo
+	assert_success
+	assert_line --regexp '^undid stack-rename #[0-9]+$'
+	[ "$(snapshot_refs)" = "$before" ]
+	[ "$(git config branch.s2.merge)" = refs/heads/develop ]
+}
+
+@test "stack rename refuses the base, a taken name, a branch in no stack and a bad name, changing nothing" {
+	make_stack 2
+	git branch other
+	before=$(snapshot_refs)
+	run --separate-stderr git campaign stack rename develop trunk
+	assert_failure 128
+	[ "$stderr" = "fatal: 'develop' is the campaign's base branch" ]
+	run --separate-stderr git campaign stack rename s1 s2
+	assert_failure 128
+	[ "$stderr" = "fatal: a branch named 's2' already exists" ]
+	run --separate-stderr git campaign stack rename other other2
+	assert_failure 128
+	[ "$stderr" = "fatal: 'other' is in no stack" ]
+	run --separate-stderr git campaign stack rename s1 'bad..name'
+	assert_failure 129
+	[ "$stderr" = "error: 'bad..name' is not a valid branch name" ]
+	run --separate-stderr git campaign stack rename a b c
+	assert_failure 129
+	[ "$(snapshot_refs)" = "$before" ]
+}
+
+@test "a rename killed after any journal step is finished by continue or undone by abort, no tip lost" {
+	make_stack 3
+	git checkout -q s2
+	tips=$(git for-each-ref --format='%(objectname)' refs/heads)
+	cp -a "$WORLD/r" "$WORLD/tmpl"
+	before=$(snapshot_refs)
+	kills=0
+	for ((n = 1; n < 20; n++)); do
+		cd "$WORLD" && rm -rf k && cp -a tmpl k && cd k
+		run env GIT_CAMPAIGN_TEST_KILL_AT=$n git campaign stack rename s2 s2x
+		[ "$status" -eq 137 ] || break
+		kills=$((kills + 1))
+		run git campaign status
+		assert_line --regexp '^unfinished stack-rename #[0-9]+: rename s2 s2x'
+		if ((n % 2)); then
+			run git campaign stack continue
+			assert_success
+			[ "$(git symbolic-ref HEAD)" = refs/heads/s2x ]
+			[ "$(parent_of s3)" = s2x ]
+			[ "$(parent_of s2x)" = s1 ]
+			[ "$(git rev-parse s2x)" = "$(git -C "$WORLD/tmpl" rev-parse s2)" ]
+		else
+			run git campaign stack abort
+			assert_success
+			[ "$(snapshot_refs)" = "$before" ]
+		fi
+		for t in $tips; do
+			[ -n "$(git for-each-ref --contains "$t" refs/heads)" ] ||
+				fail "tip $t lost after a kill at step $n"
+		done
+		run git campaign status
+		assert_line 'unfinished none'
+	done
+	[ "$kills" -ge 4 ] || fail "only $kills kills"
+}

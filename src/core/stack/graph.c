@@ -8,6 +8,7 @@
 #include "core/campaign/campaign.h"
 #include "core/records/pr.h"
 #include "core/stack/model.h"
+#include "core/stack/renamed.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
@@ -25,6 +26,7 @@ void stack_graph_release(struct stack_graph *g)
 		free(g->b[i].parent_tip);
 		free(g->b[i].pr_state);
 		free(g->b[i].pr_url);
+		free(g->b[i].renamed_to);
 	}
 	free(g->b);
 	free(g->base);
@@ -231,6 +233,8 @@ int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
 
 		b->exists = refs_branch_tip(hex, &refs, NULL, b->name) == 0 &&
 			    git_oid_fromstr(&b->tip, hex) == 0;
+		if (!b->parent_found)
+			stack_renamed_to(&b->renamed_to, repo, b->parent);
 		b->parent_idx = stack_find(out, b->parent);
 		if (b->exists && b->parent_found) {
 			git_oid up;

@@ -29,6 +29,8 @@ struct stack_branch {
 	int pr_number;	   /* 0 when the PR cache has none */
 	char *pr_state;
 	char *pr_url;
+	char *renamed_to; /* the parent is gone, renamed by git branch -m
+			     to this branch (stack/renamed.h); else NULL */
 };
 
 struct stack_graph {

@@ -14,6 +14,7 @@
 #include "core/records/journal.h"
 #include "core/stack/graph.h"
 #include "core/stack/recover.h"
+#include "core/stack/renamed.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -271,7 +272,7 @@ int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id)
 int stack_op_kind_is_stack(const char *kind)
 {
 	return !strcmp(kind, "restack") || !strcmp(kind, "stack-delete") ||
-	       !strcmp(kind, "undo");
+	       !strcmp(kind, "undo") || !strcmp(kind, "stack-rename");
 }
 
 /* "2026-11-29T12:00:00Z" as seconds since the epoch; 0 when not that */
@@ -681,7 +682,9 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
 	if ((rc = ctx_signature(&t.sig, ctx, SIG_TOOL)) < 0)
 		goto out;
 	git_error_clear();
-	if ((rc = build_transaction(&t)) < 0 || (rc = apply(&t)) < 0)
+	/* a renamed branch moves first: the records then name it */
+	if ((rc = stack_rename_apply(ctx, t.repo, op->apply, inverse)) < 0 ||
+	    (rc = build_transaction(&t)) < 0 || (rc = apply(&t)) < 0)
 		goto out;
 	rc = apply_records(op, ctx, inverse);
 out:

@@ -11,6 +11,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
 #include "core/stack/recover.h"
+#include "core/stack/renamed.h"
 #include "core/stack/replay.h"
 #include "core/stack/sign.h"
 #include "io/repo.h"
@@ -111,13 +112,24 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 		return rc;
 	}
 	if (!b->parent_found) {
+		char *to = NULL;
+
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "the parent '%s' of '%s' does not exist",
 			       b->parent, b->name);
-		error_hint(&ctx->err,
-			   "re-parent it with 'git campaign stack move %s "
-			   "--onto BRANCH'",
-			   b->name);
+		stack_renamed_to(&to, repo, b->parent);
+		if (to)
+			error_hint(&ctx->err,
+				   "'%s' was renamed to '%s' (git branch -m): "
+				   "follow it with 'git campaign stack rename "
+				   "%s %s'",
+				   b->parent, to, b->parent, to);
+		else
+			error_hint(&ctx->err,
+				   "re-parent it with 'git campaign stack move "
+				   "%s --onto BRANCH'",
+				   b->name);
+		free(to);
 		return rc;
 	}
 	repo_branch_elsewhere(&wt, repo, b->name);

@@ -189,7 +189,28 @@ out:
 
 /* the operations an undo undoes, and undo itself */
 static const char *const stack_kinds[] = {"restack", "stack-delete", "undo",
-					  NULL};
+					  "stack-rename", NULL};
+
+/* A rename undone is the rename back, refused when the new name is
+ * checked out elsewhere or gone */
+static int undo_rename(struct ctx *ctx, struct stack_op *op,
+		       const struct stack_op *last)
+{
+	const cJSON *r =
+		cJSON_GetObjectItemCaseSensitive(last->apply, "rename");
+	const char *from = json_get_str(r, "old"), *to = json_get_str(r, "new");
+	cJSON *u;
+	int rc;
+
+	if (!cJSON_IsObject(r) || !from || !to)
+		return 0;
+	if ((rc = check_ref_branch(ctx, op, to)) < 0)
+		return rc;
+	u = cJSON_AddObjectToObject(op->fixed, "rename");
+	cJSON_AddStringToObject(u, "old", to);
+	cJSON_AddStringToObject(u, "new", from);
+	return 0;
+}
 
 int stack_undo(struct restack_result *out, struct ctx *ctx)
 {
@@ -301,6 +322,8 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 				1));
 		cJSON_AddItemToArray(cfg, r);
 	}
+	if ((rc = undo_rename(ctx, op, last)) < 0)
+		goto out;
 	summary = xasprintf("undo %s #%lld", kind, id);
 	strvec_push_owned(&out->notes, xasprintf("undid %s #%lld", kind, id));
 	rc = stack_op_run_fixed(op, ctx, out, summary);
