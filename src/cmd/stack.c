@@ -29,14 +29,14 @@ SUB_USAGE(skip_usage, "git campaign stack skip-branch");
 SUB_USAGE(move_usage,
 	  "git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]");
 SUB_USAGE(delete_usage, "git campaign stack delete BRANCH [--branch]");
-SUB_USAGE(stack_undo_usage, "git campaign stack undo");
+SUB_USAGE(stack_undo_usage, "git campaign stack undo [--steps N]");
 SUB_USAGE(submit_usage,
 	  "git campaign stack submit [BRANCH | --all] [--draft] [--dry-run] "
 	  "[--allow-placeholders] [--body-file FILE]");
 SUB_USAGE(sync_usage, "git campaign stack sync");
 
 static const char *const undo_usage[] = {
-	"git campaign undo",
+	"git campaign undo [--steps N]",
 	NULL,
 };
 
@@ -427,15 +427,35 @@ static int stack_delete_cmd(int argc, const char **argv, struct ctx *ctx)
 	return report(ctx, rc, &r, "delete");
 }
 
+/* the undos that went through are said also when a later one refused */
+static int report_undo(struct ctx *ctx, int rc, struct restack_result *r)
+{
+	if (rc < 0)
+		print_lines(&r->notes, "");
+	return report(ctx, rc, r, "undo");
+}
+
+#define OPT_UNDO_STEPS(v)                                                      \
+	OPT_INT(0, "steps", (v), "N",                                          \
+		"undo the last N operations, newest first (default 1)")
+
 static int stack_undo_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
+	long steps = 1;
+	const struct option opts[] = {
+		OPT_UNDO_STEPS(&steps),
+		OPT_END(),
+	};
 	int rc;
 
-	if (verb_args(&rc, argc, argv, NULL, stack_undo_usage, 0, 0) < 0)
+	if (verb_args(&rc, argc, argv, opts, stack_undo_usage, 0, 0) < 0)
 		return rc;
-	rc = stack_undo(&r, ctx);
-	return report(ctx, rc, &r, "undo");
+	if (steps < 1)
+		return usage_error(stack_undo_usage, opts,
+				   "--steps must be 1 or more");
+	rc = stack_undo_steps(&r, ctx, steps);
+	return report_undo(ctx, rc, &r);
 }
 
 static void say_wait(long wait_ms, const char *why)
@@ -538,15 +558,22 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 int cmd_undo(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
-	const struct option opts[] = {OPT_END()};
+	long steps = 1;
+	const struct option opts[] = {
+		OPT_UNDO_STEPS(&steps),
+		OPT_END(),
+	};
 	int n = parse_options(argc, argv, opts, undo_usage), rc;
 
 	if (n < 0)
 		return parse_options_status(n);
 	if (n > 0)
 		return usage_error(undo_usage, opts, "undo takes no arguments");
-	rc = stack_undo(&r, ctx);
-	return report(ctx, rc, &r, "undo");
+	if (steps < 1)
+		return usage_error(undo_usage, opts,
+				   "--steps must be 1 or more");
+	rc = stack_undo_steps(&r, ctx, steps);
+	return report_undo(ctx, rc, &r);
 }
 
 int cmd_gc(int argc, const char **argv, struct ctx *ctx)

@@ -230,7 +230,7 @@ load stack_helper
 	assert_line '      s2 (1 commit, needs restack)'
 	run --separate-stderr git campaign undo
 	assert_failure 1
-	[ "$stderr" = "error: nothing to undo: the last stack operation was an undo" ]
+	[ "$stderr" = "error: nothing to undo: every stack operation the journal holds is undone" ]
 }
 
 @test "gc prunes backups and finished operations older than 30 days" {

@@ -268,3 +268,71 @@ s3 is stacked on s2x"
 	done
 	[ "$kills" -ge 4 ] || fail "only $kills kills"
 }
+
+# the refs and stack records, for comparing states
+state() {
+	git for-each-ref --format='%(refname) %(objectname)' refs/heads
+	git config --get-regexp '^branch\..*\.campaignparent' | sort
+}
+
+@test "undo after undo goes one operation further back, and --steps undoes several in order" {
+	make_stack 3
+	s0=$(state)
+	git checkout -q s1
+	git commit -q --amend -m 's1 amended'
+	git checkout -q s3
+	s1=$(state)
+	git campaign stack restack >/dev/null
+	s2=$(state)
+	git campaign stack move s3 --onto s1 >/dev/null
+	s3=$(state)
+	git campaign stack rename s2 s2x >/dev/null
+	# the newest first: the rename, then the move, then the restack
+	run git campaign undo
+	assert_success
+	assert_line --regexp '^undid stack-rename #[0-9]+$'
+	[ "$(state)" = "$s3" ]
+	run git campaign undo
+	assert_success
+	assert_line --regexp '^undid restack #[0-9]+$'
+	[ "$(state)" = "$s2" ]
+	run git campaign undo
+	assert_success
+	[ "$(state)" = "$s1" ]
+	run --separate-stderr git campaign undo
+	assert_failure 1
+	[ "$stderr" = "error: nothing to undo: every stack operation the journal holds is undone" ]
+	[ "$(state)" = "$s1" ]
+	# the same three again, undone in one run
+	git campaign stack restack >/dev/null
+	git campaign stack move s3 --onto s1 >/dev/null
+	git campaign stack rename s2 s2x >/dev/null
+	run git campaign stack undo --steps 3
+	assert_success
+	[ "$(state)" = "$s1" ]
+	[ "$(git symbolic-ref --short HEAD)" = s3 ]
+	[ -z "$(git status --porcelain)" ]
+}
+
+@test "undo --steps stops at the first operation whose branch moved since, keeping the newer undos and the new commit" {
+	make_stack 2
+	git checkout -q s1
+	git commit -q --amend -m 's1 amended'
+	git checkout -q s2
+	git campaign stack restack >/dev/null
+	s2_restacked=$(git rev-parse s2)
+	commit e more 'more on s2'
+	mine=$(git rev-parse s2)
+	git campaign stack rename s2 s2x >/dev/null
+	run --separate-stderr git campaign undo --steps 2
+	assert_failure 128
+	[ "${stderr_lines[0]}" = "fatal: 's2' changed since restack #1 left it at ${s2_restacked:0:7}; nothing was undone" ]
+	[[ ${stderr_lines[1]} == "hint: keep its new commits elsewhere, or put it back with 'git branch -f s2 ${s2_restacked:0:7}', then undo" ]]
+	assert_output --regexp '^undid stack-rename #[0-9]+$'
+	refute_output --partial 'undid restack' 
+	# the rename is undone, the restack is not, the new commit is there
+	[ "$(git symbolic-ref --short HEAD)" = s2 ]
+	[ "$(git rev-parse s2)" = "$mine" ]
+	run git campaign status
+	assert_line 'unfinished none'
+}

@@ -237,6 +237,13 @@ void journal_steps_free(struct journal_step *steps, size_t n)
 int journal_last_done(long long *id, char **kind, struct db *db,
 		      const char *const *kinds, struct error *err)
 {
+	return journal_done_before(id, kind, db, kinds, 0, err);
+}
+
+int journal_done_before(long long *id, char **kind, struct db *db,
+			const char *const *kinds, long long before,
+			struct error *err)
+{
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc, i;
@@ -247,13 +254,16 @@ int journal_last_done(long long *id, char **kind, struct db *db,
 		       " AND kind IN (");
 	for (i = 0; i < 8 && kinds[i]; i++)
 		buf_puts(&sql, i ? ", ?" : "?");
-	buf_puts(&sql, ") ORDER BY id DESC LIMIT 1");
+	buf_puts(&sql, before > 0 ? ") AND id < ? ORDER BY id DESC LIMIT 1"
+				  : ") ORDER BY id DESC LIMIT 1");
 	rc = db_prepare(&st, db, sql.ptr, err);
 	buf_release(&sql);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < 8 && kinds[i]; i++)
 		sqlite3_bind_text(st, i + 1, kinds[i], -1, SQLITE_STATIC);
+	if (before > 0)
+		sqlite3_bind_int64(st, i + 1, before);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		*kind = xstrdup((const char *)sqlite3_column_text(st, 1));

@@ -55,6 +55,10 @@ void journal_steps_free(struct journal_step *steps, size_t n);
  * most 8); *id 0 and *kind NULL when there is none. */
 int journal_last_done(long long *id, char **kind, struct db *db,
 		      const char *const *kinds, struct error *err);
+/* The same, of the operations older than operation before (0: of all). */
+int journal_done_before(long long *id, char **kind, struct db *db,
+			const char *const *kinds, long long before,
+			struct error *err);
 
 /* How many finished (done or aborted) operations were last updated before
  * cutoff (ISO 8601 UTC), into *out. */

@@ -187,9 +187,72 @@ out:
 	return rc;
 }
 
-/* the operations an undo undoes, and undo itself */
-static const char *const stack_kinds[] = {"restack", "stack-delete", "undo",
-					  "stack-rename", NULL};
+/*
+ * The operation an undo undoes: the newest finished stack operation that
+ * no undo has undone yet, so that undo after undo goes back one
+ * operation further each time (git-branchless's undo, one level a run).
+ * Each undo names the operation it undid ("undoes" in its updates); one
+ * written before that undid the operation just before it. *undos: an
+ * undo was met.
+ */
+static int undo_target(long long *id, char **kind, int *undos, struct ctx *ctx,
+		       struct db *db)
+{
+	static const char *const kinds[] = {"restack", "stack-delete",
+					    "stack-rename", "undo", NULL};
+	long long before = 0, *undone = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, skip = 0;
+
+	*id = 0;
+	*kind = NULL;
+	*undos = 0;
+	for (;;) {
+		struct stack_op *u = NULL;
+		const cJSON *j;
+
+		free(*kind);
+		*kind = NULL;
+		if ((rc = journal_done_before(id, kind, db, kinds, before,
+					      &ctx->err)) < 0 ||
+		    !*id)
+			break;
+		before = *id;
+		if (strcmp(*kind, "undo")) {
+			for (i = 0; i < n && undone[i] != *id; i++)
+				;
+			if (i < n || skip) {
+				skip -= i == n;
+				continue;
+			}
+			break; /* not undone: this one */
+		}
+		*undos = 1;
+		if ((rc = stack_op_load(&u, ctx, *id)) < 0)
+			break;
+		j = u->fixed ? cJSON_GetObjectItemCaseSensitive(u->fixed,
+								"undoes")
+			     : NULL;
+		if (cJSON_IsNumber(j)) {
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 8;
+				undone = xrealloc(undone,
+						  alloc * sizeof(*undone));
+			}
+			undone[n++] = (long long)j->valuedouble;
+		} else {
+			skip++;
+		}
+		stack_op_free(u);
+	}
+	free(undone);
+	if (rc < 0 || !*id) {
+		free(*kind);
+		*kind = NULL;
+		*id = 0;
+	}
+	return rc;
+}
 
 /* A rename undone is the rename back, refused when the new name is
  * checked out elsewhere or gone */
@@ -221,20 +284,19 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	const cJSON *e;
 	char *kind = NULL, *summary = NULL;
 	long long id;
-	int rc;
+	int rc, undos = 0;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = prepare(op, ctx, "undo")) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
 	    (rc = ctx_db(&db, ctx, DB_CREATE)) < 0 ||
-	    (rc = journal_last_done(&id, &kind, db, stack_kinds, &ctx->err)) <
-		    0)
+	    (rc = undo_target(&id, &kind, &undos, ctx, db)) < 0)
 		goto out;
-	if (!id || !strcmp(kind, "undo")) {
+	if (!id) {
 		rc = error_set(&ctx->err, GCAMP_EREFUSED, "nothing to undo%s",
-			       id ? ": the last stack "
-				    "operation was an undo"
-				  : "");
+			       undos ? ": every stack operation the journal "
+				       "holds is undone"
+				     : "");
 		goto out;
 	}
 	if ((rc = stack_op_load(&last, ctx, id)) < 0)
@@ -246,6 +308,8 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	}
 	op->kind = xstrdup("undo");
 	op->fixed = cJSON_CreateObject();
+	/* the operation this one undoes: a next undo goes on before it */
+	cJSON_AddNumberToObject(op->fixed, "undoes", (double)id);
 	refs = cJSON_AddArrayToObject(op->fixed, "refs");
 	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
 	cJSON_ArrayForEach(
@@ -441,5 +505,26 @@ int stack_gc(struct restack_result *out, struct ctx *ctx, long days,
 out:
 	git_reference_iterator_free(it);
 	journal_ops_free(ops, nops);
+	return rc;
+}
+
+int stack_undo_steps(struct restack_result *out, struct ctx *ctx, long steps)
+{
+	struct restack_result one;
+	long k;
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < steps; k++) {
+		rc = stack_undo(&one, ctx);
+		/* a refused undo changed nothing: its lines are not said */
+		for (i = 0; rc == 0 && i < one.notes.nr; i++)
+			strvec_push(&out->notes, one.notes.v[i]);
+		out->op_id = one.op_id ? one.op_id : out->op_id;
+		restack_result_release(&one);
+		if (rc < 0)
+			break;
+	}
 	return rc;
 }
