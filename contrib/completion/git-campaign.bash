@@ -103,7 +103,7 @@ _git_campaign ()
 	case "$cmd${sub:+ $sub}" in
 	"stack restack" | "stack move" | "stack delete" | "stack adopt" | \
 		"stack submit" | "stack up" | "stack top" | "stack rename" | \
-		"belongs" | "pr"*)
+		"stack fold" | "stack split" | "belongs" | "pr"*)
 		__gitcomp_nl "$(__git_heads)"
 		;;
 	"stash apply" | "stash pop" | "stash drop" | "stash show")

@@ -547,6 +547,8 @@ int cmd_stack(int argc, const char **argv, struct ctx *ctx)
 		{"top", stack_top_cmd, stack_top_usage, 0},
 		{"bottom", stack_bottom_cmd, stack_bottom_usage, 0},
 		{"rename", stack_rename_cmd, stack_rename_usage, 0},
+		{"fold", stack_fold_cmd, stack_fold_usage, 0},
+		{"split", stack_split_cmd, stack_split_usage, 0},
 		{"submit", stack_submit_cmd, submit_usage, 0},
 		{"sync", stack_sync_cmd, sync_usage, CMD_UMBRELLA_AUTO},
 		{NULL},

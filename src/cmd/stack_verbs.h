@@ -1,5 +1,6 @@
 /* The verbs of git campaign stack kept apart from src/cmd/stack.c: up,
- * down, top, bottom and rename, with the option parsing they share. */
+ * down, top, bottom, rename, fold and split, with the option parsing they
+ * share. */
 #ifndef GCAMP_CMD_STACK_VERBS_H
 #define GCAMP_CMD_STACK_VERBS_H
 
@@ -18,11 +19,15 @@ extern const char *const stack_down_usage[];
 extern const char *const stack_top_usage[];
 extern const char *const stack_bottom_usage[];
 extern const char *const stack_rename_usage[];
+extern const char *const stack_fold_usage[];
+extern const char *const stack_split_usage[];
 
 int stack_up_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_down_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_top_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_bottom_cmd(int argc, const char **argv, struct ctx *ctx);
 int stack_rename_cmd(int argc, const char **argv, struct ctx *ctx);
+int stack_fold_cmd(int argc, const char **argv, struct ctx *ctx);
+int stack_split_cmd(int argc, const char **argv, struct ctx *ctx);
 
 #endif

@@ -336,3 +336,135 @@ state() {
 	run git campaign status
 	assert_line 'unfinished none'
 }
+
+@test "fold moves the parent to the branch's tip, re-parents its children, follows HEAD and is undone" {
+	make_stack 3
+	git checkout -q s2
+	s2=$(git rev-parse s2)
+	s3_ids=$(own_patch_ids s3)
+	before=$(snapshot_refs)
+	run git campaign stack fold
+	assert_success
+	assert_output "folded s2 into s1 (now at ${s2:0:7})
+s3 is stacked on s1"
+	[ "$(git rev-parse s1)" = "$s2" ]
+	run git rev-parse --verify -q refs/heads/s2
+	assert_failure
+	[ "$(git rev-parse "refs/campaign/backup/$(backup_op)/s2")" = "$s2" ]
+	[ "$(git symbolic-ref --short HEAD)" = s1 ]
+	[ -z "$(git status --porcelain)" ]
+	[ "$(parent_of s3)" = s1 ]
+	run git config branch.s2.campaignParent
+	assert_failure
+	# s3 is in order on s1 and keeps exactly its own commits
+	[ "$(own_patch_ids s3)" = "$s3_ids" ]
+	git merge-base --is-ancestor s1 s3
+	run git campaign stack restack --all
+	assert_output 'nothing to restack'
+	run git campaign undo
+	assert_success
+	[ "$(snapshot_refs)" = "$before" ]
+}
+
+@test "fold refuses a branch on the base, one that needs a restack, and local changes on a parent that moves" {
+	make_stack 3
+	before=$(snapshot_refs)
+	run --separate-stderr git campaign stack fold s1
+	assert_failure 128
+	[ "$stderr" = "fatal: 's1' is stacked on the base 'develop': folding it there is a merge, not done here" ]
+	git checkout -q s1
+	git commit -q --amend -m 's1 amended'
+	git checkout -q s3
+	amended=$(snapshot_refs)
+	run --separate-stderr git campaign stack fold s2
+	assert_failure 128
+	[ "${stderr_lines[0]}" = "fatal: 's2' needs a restack" ]
+	git campaign stack restack >/dev/null
+	git checkout -q s2
+	echo mine >>a
+	restacked=$(snapshot_refs)
+	run --separate-stderr git campaign stack fold s3
+	assert_failure 128
+	[[ ${stderr_lines[0]} == "fatal: the work tree of 's2' has changes"* ]]
+	[ "$(snapshot_refs)" = "$restacked" ]
+	[ "$(tail -1 a)" = mine ]
+	run git campaign status
+	assert_line 'unfinished none'
+}
+
+@test "split makes the lower commits a branch of their own, the branch stacked on it keeping the rest" {
+	make_stack 2
+	git checkout -q s1
+	commit a s1-three 's1 three'
+	git checkout -q s2
+	git campaign stack restack >/dev/null
+	s1=$(git rev-parse s1)
+	mid=$(git rev-parse s1~1)
+	s2_ids=$(own_patch_ids s2)
+	before=$(snapshot_refs)
+	run git campaign stack split s1 --at s1~1 --name s1-lo
+	assert_success
+	assert_output "split s1 at ${mid:0:7}: s1-lo on develop, s1 on s1-lo"
+	[ "$(git rev-parse s1-lo)" = "$mid" ]
+	[ "$(git rev-parse s1)" = "$s1" ]
+	[ "$(parent_of s1-lo)" = develop ]
+	[ "$(parent_of s1)" = s1-lo ]
+	[ "$(git config branch.s1.campaignParentTip)" = "$mid" ]
+	# git agrees on what each holds now
+	[ "$(git log --format=%s develop..s1-lo)" = "s1 two
+s1 one" ]
+	[ "$(git log --format=%s s1-lo..s1)" = "s1 three" ]
+	[ "$(own_patch_ids s2)" = "$s2_ids" ]
+	run git campaign stack show
+	assert_line '    s1-lo (2 commits)'
+	assert_line '      s1 (1 commit)'
+	run git campaign stack restack --all
+	assert_output 'nothing to restack'
+	run --separate-stderr git campaign stack split s1 --at s1 --name x
+	assert_failure 128
+	[ "${stderr_lines[0]}" = "fatal: 's1' is not one of the commits of 's1' below its tip" ]
+	run --separate-stderr git campaign stack split s2 --at develop --name x
+	assert_failure 128
+	run --separate-stderr git campaign stack split s2 --at s1 --name s1-lo
+	assert_failure 128
+	[ "$stderr" = "fatal: a branch named 's1-lo' already exists" ]
+	run --separate-stderr git campaign stack split s2 --at s2
+	assert_failure 129
+	run git campaign undo
+	assert_success
+	[ "$(snapshot_refs)" = "$before" ]
+}
+
+@test "a fold killed after any journal step is finished by continue or undone by abort, no tip lost" {
+	make_stack 3
+	git checkout -q s2
+	tips=$(git for-each-ref --format='%(objectname)' refs/heads)
+	s2=$(git rev-parse s2)
+	cp -a "$WORLD/r" "$WORLD/tmpl"
+	before=$(snapshot_refs)
+	kills=0
+	for ((n = 1; n < 20; n++)); do
+		cd "$WORLD" && rm -rf k && cp -a tmpl k && cd k
+		run env GIT_CAMPAIGN_TEST_KILL_AT=$n git campaign stack fold
+		[ "$status" -eq 137 ] || break
+		kills=$((kills + 1))
+		if ((n % 2)); then
+			run git campaign stack continue
+			assert_success
+			[ "$(git rev-parse s1)" = "$s2" ]
+			[ "$(git symbolic-ref --short HEAD)" = s1 ]
+			[ "$(parent_of s3)" = s1 ]
+		else
+			run git campaign stack abort
+			assert_success
+			[ "$(snapshot_refs)" = "$before" ]
+		fi
+		for t in $tips; do
+			[ -n "$(git for-each-ref --contains "$t")" ] ||
+				fail "tip $t lost after a kill at step $n"
+		done
+		run git campaign status
+		assert_line 'unfinished none'
+	done
+	[ "$kills" -ge 4 ] || fail "only $kills kills"
+}

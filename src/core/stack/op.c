@@ -272,7 +272,8 @@ int stack_op_load(struct stack_op **out, struct ctx *ctx, long long id)
 int stack_op_kind_is_stack(const char *kind)
 {
 	return !strcmp(kind, "restack") || !strcmp(kind, "stack-delete") ||
-	       !strcmp(kind, "undo") || !strcmp(kind, "stack-rename");
+	       !strcmp(kind, "undo") || !strcmp(kind, "stack-rename") ||
+	       !strcmp(kind, "stack-fold") || !strcmp(kind, "stack-split");
 }
 
 /* "2026-11-29T12:00:00Z" as seconds since the epoch; 0 when not that */
@@ -684,7 +685,8 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
 	git_error_clear();
 	/* a renamed branch moves first: the records then name it */
 	if ((rc = stack_rename_apply(ctx, t.repo, op->apply, inverse)) < 0 ||
-	    (rc = build_transaction(&t)) < 0 || (rc = apply(&t)) < 0)
+	    (rc = build_transaction(&t)) < 0 || (rc = apply(&t)) < 0 ||
+	    (rc = stack_head_apply(ctx, t.repo, op->apply, inverse)) < 0)
 		goto out;
 	rc = apply_records(op, ctx, inverse);
 out:
@@ -720,6 +722,18 @@ out:
 	return rc;
 }
 
+/* The branch HEAD names once op's updates are in: op->head, or where
+ * their "head" entry moved it (a fold, its undo) */
+static const char *head_after(const struct stack_op *op)
+{
+	const cJSON *h =
+		op->apply ? cJSON_GetObjectItemCaseSensitive(op->apply, "head")
+			  : NULL;
+	const char *from = json_get_str(h, "old"), *to = json_get_str(h, "new");
+
+	return from && to && !strcmp(from, op->head) ? to : op->head;
+}
+
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 {
 	struct strvec paths = STRVEC_INIT;
@@ -736,7 +750,7 @@ int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 		return rc;
 	if (!op->head || op->checked)
 		goto done;
-	ref = xasprintf("refs/heads/%s", op->head);
+	ref = xasprintf("refs/heads/%s", head_after(op));
 	if (git_reference_name_to_id(&tip, repo, ref) < 0) {
 		git_error_clear();
 		goto done;

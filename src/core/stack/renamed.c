@@ -90,8 +90,8 @@ void stack_renamed_to(char **out, git_repository *repo, const char *old)
 }
 
 /* HEAD (this work tree's) onto refs/heads/to when it names from */
-static int head_follows(git_repository *repo, const char *from, const char *to,
-			struct error *err)
+int stack_head_follow(git_repository *repo, const char *from, const char *to,
+		      struct error *err)
 {
 	git_reference *head = NULL;
 	char *want = xasprintf("refs/heads/%s", from);
@@ -127,7 +127,7 @@ int stack_rename_apply(struct ctx *ctx, git_repository *repo,
 		return error_set(&ctx->err, GCAMP_EFATAL,
 				 "a rename without its names");
 	if (!stack_branch_exists(repo, from) && stack_branch_exists(repo, to))
-		return head_follows(repo, from, to, &ctx->err); /* done */
+		return stack_head_follow(repo, from, to, &ctx->err); /* done */
 	args[2] = from;
 	args[3] = to;
 	/* git's own rename: the ref, its whole reflog, its branch.NAME.*
@@ -143,6 +143,22 @@ int stack_rename_apply(struct ctx *ctx, git_repository *repo,
 	}
 	proc_result_release(&pr);
 	if (rc == 0)
-		rc = head_follows(repo, from, to, &ctx->err);
+		rc = stack_head_follow(repo, from, to, &ctx->err);
 	return rc;
+}
+
+int stack_head_apply(struct ctx *ctx, git_repository *repo, const cJSON *apply,
+		     int inverse)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(apply, "head");
+	const char *from, *to;
+
+	if (!cJSON_IsObject(h))
+		return 0;
+	from = json_get_str(h, inverse ? "new" : "old");
+	to = json_get_str(h, inverse ? "old" : "new");
+	if (!from || !to)
+		return error_set(&ctx->err, GCAMP_EFATAL,
+				 "a HEAD move without its branches");
+	return stack_head_follow(repo, from, to, &ctx->err);
 }

@@ -22,6 +22,16 @@ void stack_renamed_to(char **out, git_repository *repo, const char *old);
 int stack_rename_apply(struct ctx *ctx, git_repository *repo,
 		       const cJSON *apply, int inverse);
 
+/* Points this work tree's HEAD at refs/heads/to when it names
+ * refs/heads/from (the commit is the same: nothing else is touched). */
+int stack_head_follow(git_repository *repo, const char *from, const char *to,
+		      struct error *err);
+/* Applies the "head" entry ({"old": B, "new": P}) of an operation's
+ * updates (inverse: back) with stack_head_follow; 0 when there is none.
+ * For core/stack/op.c, after the refs moved. */
+int stack_head_apply(struct ctx *ctx, git_repository *repo, const cJSON *apply,
+		     int inverse);
+
 /* 1 when refs/heads/NAME exists. */
 int stack_branch_exists(git_repository *repo, const char *name);
 

@@ -198,8 +198,10 @@ out:
 static int undo_target(long long *id, char **kind, int *undos, struct ctx *ctx,
 		       struct db *db)
 {
-	static const char *const kinds[] = {"restack", "stack-delete",
-					    "stack-rename", "undo", NULL};
+	static const char *const kinds[] = {
+		"restack",    "stack-delete", "stack-rename",
+		"stack-fold", "stack-split",  "undo",
+		NULL};
 	long long before = 0, *undone = NULL;
 	size_t n = 0, alloc = 0, i;
 	int rc, skip = 0;
@@ -255,16 +257,24 @@ static int undo_target(long long *id, char **kind, int *undos, struct ctx *ctx,
 }
 
 /* A rename undone is the rename back, refused when the new name is
- * checked out elsewhere or gone */
-static int undo_rename(struct ctx *ctx, struct stack_op *op,
-		       const struct stack_op *last)
+ * checked out elsewhere or gone; a HEAD moved goes back too */
+static int undo_moves(struct ctx *ctx, struct stack_op *op,
+		      const struct stack_op *last)
 {
 	const cJSON *r =
 		cJSON_GetObjectItemCaseSensitive(last->apply, "rename");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(last->apply, "head");
 	const char *from = json_get_str(r, "old"), *to = json_get_str(r, "new");
 	cJSON *u;
 	int rc;
 
+	/* a HEAD that followed a folded branch to its parent goes back */
+	if (cJSON_IsObject(h) && json_get_str(h, "old") &&
+	    json_get_str(h, "new")) {
+		u = cJSON_AddObjectToObject(op->fixed, "head");
+		cJSON_AddStringToObject(u, "old", json_get_str(h, "new"));
+		cJSON_AddStringToObject(u, "new", json_get_str(h, "old"));
+	}
 	if (!cJSON_IsObject(r) || !from || !to)
 		return 0;
 	if ((rc = check_ref_branch(ctx, op, to)) < 0)
@@ -386,7 +396,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 				1));
 		cJSON_AddItemToArray(cfg, r);
 	}
-	if ((rc = undo_rename(ctx, op, last)) < 0)
+	if ((rc = undo_moves(ctx, op, last)) < 0)
 		goto out;
 	summary = xasprintf("undo %s #%lld", kind, id);
 	strvec_push_owned(&out->notes, xasprintf("undid %s #%lld", kind, id));
