@@ -21,13 +21,13 @@
 SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");
 SUB_USAGE(adopt_usage, "git campaign stack adopt BRANCH --on PARENT");
 SUB_USAGE(show_usage, "git campaign stack show [--json]");
-SUB_USAGE(restack_usage,
-	  "git campaign stack restack [BRANCH | --all] [--no-checkout]");
+SUB_USAGE(restack_usage, "git campaign stack restack [BRANCH | --all] "
+			 "[--no-checkout] [--autostash]");
 SUB_USAGE(continue_usage, "git campaign stack continue [--no-checkout]");
 SUB_USAGE(abort_usage, "git campaign stack abort");
 SUB_USAGE(skip_usage, "git campaign stack skip-branch");
-SUB_USAGE(move_usage,
-	  "git campaign stack move BRANCH --onto NEWPARENT [--no-checkout]");
+SUB_USAGE(move_usage, "git campaign stack move BRANCH --onto NEWPARENT "
+		      "[--no-checkout] [--autostash]");
 SUB_USAGE(delete_usage, "git campaign stack delete BRANCH [--branch]");
 SUB_USAGE(stack_undo_usage, "git campaign stack undo [--steps N]");
 SUB_USAGE(submit_usage,
@@ -315,6 +315,10 @@ static int stack_show_cmd(int argc, const char **argv, struct ctx *ctx)
 	return show(ctx, json);
 }
 
+#define OPT_AUTOSTASH(v)                                                       \
+	OPT_BOOL(0, "autostash", (v),                                          \
+		 "stash local changes first, put them back after")
+
 #define OPT_NO_CHECKOUT(v)                                                     \
 	OPT_BOOL(0, "no-checkout", (v),                                        \
 		 "on a conflict, list the paths; check out nothing")
@@ -323,12 +327,14 @@ static int stack_restack_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
 	struct restack_opts ro = {0};
+	char *stash = NULL;
+	int n, rc, autostash = 0;
 	const struct option opts[] = {
 		OPT_BOOL(0, "all", &ro.all, "every stacked branch"),
 		OPT_NO_CHECKOUT(&ro.no_checkout),
+		OPT_AUTOSTASH(&autostash),
 		OPT_END(),
 	};
-	int n, rc;
 
 	if ((n = verb_args(&rc, argc, argv, opts, restack_usage, 0, 1)) < 0)
 		return rc;
@@ -336,7 +342,10 @@ static int stack_restack_cmd(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(restack_usage, opts,
 				   "a branch and --all cannot be combined");
 	ro.branch = n ? argv[0] : NULL;
+	if (autostash && stack_autostash_save(&stash, ctx) < 0)
+		return cmd_fail(ctx);
 	rc = restack_start(&r, ctx, &ro);
+	stack_autostash_after(ctx, stash, rc, &r);
 	if (rc >= 0)
 		hint_base_behind(ctx);
 	return report(ctx, rc, &r, "restack");
@@ -346,13 +355,15 @@ static int stack_move_cmd(int argc, const char **argv, struct ctx *ctx)
 {
 	struct restack_result r;
 	struct restack_opts ro = {0};
+	char *stash = NULL;
+	int rc, autostash = 0;
 	const struct option opts[] = {
 		OPT_STRING(0, "onto", &ro.onto, "NEWPARENT",
 			   "the new parent branch"),
 		OPT_NO_CHECKOUT(&ro.no_checkout),
+		OPT_AUTOSTASH(&autostash),
 		OPT_END(),
 	};
-	int rc;
 
 	if (verb_args(&rc, argc, argv, opts, move_usage, 1, 1) < 0)
 		return rc;
@@ -360,7 +371,10 @@ static int stack_move_cmd(int argc, const char **argv, struct ctx *ctx)
 		return usage_error(move_usage, opts,
 				   "move needs --onto NEWPARENT");
 	ro.move = argv[0];
+	if (autostash && stack_autostash_save(&stash, ctx) < 0)
+		return cmd_fail(ctx);
 	rc = restack_start(&r, ctx, &ro);
+	stack_autostash_after(ctx, stash, rc, &r);
 	return report(ctx, rc, &r, "restack");
 }
 
@@ -376,6 +390,7 @@ static int stack_continue_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (verb_args(&rc, argc, argv, opts, continue_usage, 0, 0) < 0)
 		return rc;
 	rc = restack_continue(&r, ctx, no_checkout);
+	stack_autostash_resume(ctx, rc, &r);
 	return report(ctx, rc, &r, "continue");
 }
 
@@ -387,7 +402,9 @@ static int stack_abort_cmd(int argc, const char **argv, struct ctx *ctx)
 
 	if (verb_args(&rc, argc, argv, NULL, abort_usage, 0, 0) < 0)
 		return rc;
-	if (restack_abort(&r, ctx) < 0)
+	rc = restack_abort(&r, ctx);
+	stack_autostash_resume(ctx, rc, &r);
+	if (rc < 0)
 		return cmd_fail(ctx);
 	print_lines(&r.notes, "");
 	for (i = 0; i < r.notes.nr; i++)
@@ -406,6 +423,7 @@ static int stack_skip_cmd(int argc, const char **argv, struct ctx *ctx)
 	if (verb_args(&rc, argc, argv, NULL, skip_usage, 0, 0) < 0)
 		return rc;
 	rc = restack_skip(&r, ctx);
+	stack_autostash_resume(ctx, rc, &r);
 	return report(ctx, rc, &r, "continue");
 }
 

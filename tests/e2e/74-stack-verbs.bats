@@ -468,3 +468,96 @@ s1 one" ]
 	done
 	[ "$kills" -ge 4 ] || fail "only $kills kills"
 }
+
+@test "restack --autostash stashes the local changes, restacks and puts them back, staged and unstaged" {
+	make_stack 3
+	git checkout -q s1
+	git commit -q --amend -m 's1 amended'
+	git checkout -q s3
+	old_s1=$(git rev-parse s1@{1})
+	echo staged >>d
+	git add d
+	echo unstaged >>e
+	echo untracked >new-file
+	cp -a "$WORLD/r" "$WORLD/twin"
+	run --separate-stderr git campaign stack restack
+	assert_failure 128
+	[[ $stderr == *"has changes"* ]]
+	run --separate-stderr git campaign stack restack --autostash
+	assert_success
+	assert_line --regexp '^restacked s2: '
+	assert_line --regexp '^restacked s3: '
+	[[ ${stderr_lines[0]} == "saved your local changes as stash 'autostash/"* ]]
+	[[ ${stderr_lines[1]} == "put your local changes back (stash 'autostash/"* ]]
+	git merge-base --is-ancestor s1 s3
+	[ "$(git symbolic-ref --short HEAD)" = s3 ]
+	# as git rebase --autostash --update-refs leaves them on a twin
+	(cd "$WORLD/twin" &&
+		git rebase -q --autostash --update-refs --onto s1 "$old_s1" s3 >/dev/null 2>&1)
+	[ "$(git status --porcelain)" = "$(git -C "$WORLD/twin" status --porcelain)" ]
+	[ "$(git rev-parse s3^{tree})" = "$(git -C "$WORLD/twin" rev-parse s3^{tree})" ]
+	[ "$(git rev-parse s2^{tree})" = "$(git -C "$WORLD/twin" rev-parse s2^{tree})" ]
+	for f in a b c d e new-file; do
+		cmp "$f" "$WORLD/twin/$f"
+	done
+	[ "$(tail -1 d)" = staged ]
+	[ "$(tail -1 e)" = unstaged ]
+	[ -z "$(git for-each-ref refs/campaign/stash)" ]
+}
+
+@test "restack --autostash stopped at a conflict keeps the stash, named, and continue puts it back" {
+	make_stack 3
+	git checkout -q s1
+	echo from-s1 >>b
+	git commit -q -a --amend -m 's1 two, amended'
+	git checkout -q s3
+	echo mine >>e
+	run --separate-stderr git campaign stack restack --autostash
+	assert_failure 1
+	op=$(git for-each-ref --format='%(refname:short)' refs/campaign/stash)
+	[[ $op == campaign/stash/autostash/op-* ]]
+	assert_line --partial "stopped at a conflict in 's2'"
+	[[ $stderr == *"hint: your local changes are in stash '${op#campaign/stash/}': 'git campaign stack continue' or 'git campaign stack abort' puts them back"* ]]
+	# the stash holds the change, the work tree holds the conflict only
+	[ "$(git show "refs/${op}:e" | tail -1)" = mine ]
+	[ "$(tail -1 e)" != mine ]
+	printf '%s\n' 'b 1' 'b 2' 'b 3' 'b 4' 'b 5' from-s1 s2 >b
+	git add b
+	run --separate-stderr git campaign stack continue
+	assert_success
+	[[ $stderr == *"put your local changes back (stash '${op#campaign/stash/}')"* ]]
+	[ "$(git symbolic-ref --short HEAD)" = s3 ]
+	[ "$(tail -1 e)" = mine ]
+	[ "$(git diff --name-only)" = e ]
+	[ -z "$(git for-each-ref refs/campaign/stash)" ]
+}
+
+@test "abort of a restack --autostash stopped at a conflict puts the branches and the local changes back" {
+	make_stack 3
+	git checkout -q s1
+	echo from-s1 >>b
+	git commit -q -a --amend -m 's1 two, amended'
+	git checkout -q s3
+	echo mine >>e
+	refs=$(git for-each-ref refs/heads)
+	run git campaign stack restack --autostash
+	assert_failure 1
+	run --separate-stderr git campaign stack abort
+	assert_success
+	[ "$(git for-each-ref refs/heads)" = "$refs" ]
+	[ "$(git symbolic-ref --short HEAD)" = s3 ]
+	[ "$(tail -1 e)" = mine ]
+	[ "$(git status --porcelain)" = " M e" ]
+	[ -z "$(git for-each-ref refs/campaign/stash)" ]
+}
+
+@test "move --autostash refused puts the changes back at once, nothing lost" {
+	make_stack 2
+	echo mine >>e
+	run --separate-stderr git campaign stack move s2 --onto nowhere --autostash
+	assert_failure 128
+	[[ $stderr == *"fatal: "*"'nowhere'"* ]]
+	[ "$(tail -1 e)" = mine ]
+	[ "$(git status --porcelain)" = " M e" ]
+	[ -z "$(git for-each-ref refs/campaign/stash)" ]
+}

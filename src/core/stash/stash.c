@@ -431,8 +431,10 @@ int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 		goto out;
 	}
 	if (!changes) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
-			       "no local changes to save");
+		rc = flags & STASH_IF_ANY
+			     ? 1
+			     : error_set(&ctx->err, GCAMP_EREFUSED,
+					 "no local changes to save");
 		goto out;
 	}
 	if ((rc = signature_now(&sig, cfg, SIG_COMMITTER, &ctx->err)) < 0)

@@ -18,6 +18,7 @@
 enum {
 	STASH_INCLUDE_UNTRACKED = 1 << 0, /* save untracked files too */
 	STASH_KEEP_INDEX = 1 << 1, /* leave the staged changes in place */
+	STASH_IF_ANY = 1 << 2, /* no local change: 1, nothing saved, no error */
 };
 
 /* One stash commit, named or found unreachable. */
@@ -34,7 +35,8 @@ struct stash_info {
  * as `git stash push` does (HEAD, or the index with STASH_KEEP_INDEX;
  * stashed untracked files are removed). The ref is written before anything
  * in the working tree changes. msg may be NULL. Refuses (GCAMP_EEXISTS) an
- * existing name, GCAMP_EREFUSED when there is nothing to save, conflicts
+ * existing name, GCAMP_EREFUSED when there is nothing to save (with
+ * STASH_IF_ANY, returns 1 then, saving nothing), conflicts
  * in the index or an unborn branch. *out (may be NULL) gets the stash. */
 int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	       unsigned flags);
