@@ -34,10 +34,15 @@ int stack_conflict_find(struct stack_conflict *out, struct ctx *ctx,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n && !op; i++) {
-		if (!stack_op_kind_is_stack(ops[i].kind))
+		/* killed before its plan, or a journal that cannot be read:
+		 * nothing to say here (continue and abort say the rest) */
+		if (!stack_op_kind_is_stack(ops[i].kind) || !ops[i].last_step)
 			continue;
-		if ((rc = stack_op_load(&op, ctx, ops[i].id)) < 0)
-			goto out;
+		if (stack_op_load(&op, ctx, ops[i].id) < 0) {
+			error_clear(&ctx->err);
+			op = NULL;
+			continue;
+		}
 		if (!op->conflict || op->ci >= op->n) {
 			stack_op_free(op);
 			op = NULL;

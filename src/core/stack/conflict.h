@@ -18,8 +18,10 @@ struct stack_conflict {
 
 /* Of the unfinished operations ops (journal_unfinished's, n of them),
  * finds the stack operation stopped at a conflict and fills out (release
- * it with stack_conflict_release). 1 when there is one, 0 when none; a
- * negative GCAMP_E* code when its journal cannot be read. */
+ * it with stack_conflict_release). 1 when there is one, 0 when none (an
+ * operation whose journal cannot be read, or has no plan yet, counts as
+ * none: status still shows it); a negative GCAMP_E* code when the
+ * repository cannot be opened. */
 int stack_conflict_find(struct stack_conflict *out, struct ctx *ctx,
 			const struct journal_op *ops, size_t n);
 /* Frees what c holds and empties it; accepts NULL. */
