@@ -67,7 +67,7 @@ static const struct command commands[] = {
 	 "the resume pointer: one screen to carry on from"},
 	{"scratch", cmd_scratch, 0, "print the campaign's folder for probes"},
 	{"stack", cmd_stack, 0,
-	 "stacked branches: new, show, restack, continue, abort, move"},
+	 "stacked branches: new, show, restack, move, up, rename, fold, split"},
 	{"stash", cmd_stash, 0, "named stashes: save, apply, drop, recover"},
 	{"status", cmd_status, CMD_LITE,
 	 "where the campaign stands: branch, stack, stashes, unfinished work"},
@@ -79,7 +79,7 @@ static const struct command commands[] = {
 	{"umbrella", cmd_umbrella, 0,
 	 "update the umbrella issue on GitHub: its section, result comments"},
 	{"undo", cmd_undo, 0,
-	 "restore the branches of the last stack operation"},
+	 "restore the branches of the last stack operations"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
