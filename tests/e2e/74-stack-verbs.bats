@@ -561,3 +561,59 @@ s1 one" ]
 	[ "$(git status --porcelain)" = " M e" ]
 	[ -z "$(git for-each-ref refs/campaign/stash)" ]
 }
+
+# the state a fold or rename may leave: refs, HEAD and records
+refs_state() {
+	git for-each-ref --format='%(refname) %(objectname)' refs/heads
+	git symbolic-ref -q HEAD
+	git config --get-regexp '^branch\..*\.campaignparent' | sort
+}
+
+@test "fold and rename killed at random system calls end fully done or fully undone, no tip lost" {
+	command -v strace >/dev/null || skip "strace is missing (Debian package strace)"
+	make_stack 3
+	git checkout -q s2
+	tips=$(git for-each-ref --format='%(objectname)' refs/heads)
+	cp -a "$WORLD/r" "$WORLD/tmpl"
+	old=$(refs_state)
+	CALLS=rename,write,pwrite64,fsync,fdatasync,unlink
+	RANDOM=74
+	for verb in fold rename; do
+		case $verb in
+		fold) cmd=(git-campaign stack fold) ;;
+		rename) cmd=(git-campaign stack rename s2 s2x) ;;
+		esac
+		cd "$WORLD" && rm -rf k && cp -a tmpl k && cd k
+		"${cmd[@]}" >/dev/null
+		new=$(refs_state)
+		kills=0
+		for try in 1 2 3 4 5 6 7 8; do
+			# the n-th call of each kind that writes: SIGKILL there
+			n=$((RANDOM % 12 + 1))
+			cd "$WORLD" && rm -rf k && cp -a tmpl k && cd k
+			run strace -o /dev/null -e trace="$CALLS" \
+				-e inject="$CALLS":signal=KILL:when=$n "${cmd[@]}"
+			[ "$status" -ne 137 ] || kills=$((kills + 1))
+			run git campaign status
+			assert_success
+			if [[ $output == *"unfinished stack-"* ]]; then
+				if ((try % 2)); then
+					run git campaign stack continue
+				else
+					run git campaign stack abort
+				fi
+				assert_success
+			fi
+			now=$(refs_state)
+			[ "$now" = "$old" ] || [ "$now" = "$new" ] ||
+				fail "$verb killed at $n left $now"
+			for t in $tips; do
+				[ -n "$(git for-each-ref --contains "$t")" ] ||
+					fail "tip $t lost ($verb killed at $n)"
+			done
+			run git campaign status
+			assert_line 'unfinished none'
+		done
+		[ "$kills" -ge 3 ] || fail "$verb was killed $kills times only"
+	done
+}
