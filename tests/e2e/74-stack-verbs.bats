@@ -186,6 +186,7 @@ s3 is stacked on s2-frame-upload"
 	git checkout -q s2
 	git config branch.s2.remote .
 	git config branch.s2.merge refs/heads/develop
+	git notes --ref=campaign add -m '{"v":3}' s2
 	cp -a "$WORLD/r" "$WORLD/twin"
 	(cd "$WORLD/twin" && git branch -m s2 s2x)
 	before=$(snapshot_refs)
@@ -198,6 +199,7 @@ s3 is stacked on s2x"
 	[ "$(git config --get-regexp '^branch\.s2x\.')" = "$(git -C "$WORLD/twin" config --get-regexp '^branch\.s2x\.')" ]
 	[ "$(git reflog show s2x --format=%H | tail -n +2)" = "$(git -C "$WORLD/twin" reflog show s2x --format=%H | tail -n +2)" ]
 	[ "$(git symbolic-ref HEAD)" = refs/heads/s2x ]
+	[ "$(git notes --ref=campaign show s2x)" = '{"v":3}' ]
 	[ -z "$(git config --get-regexp '^branch\.s2\.')" ]
 	[ -z "$(git status --porcelain)" ]
 	# and the child follows
@@ -341,6 +343,7 @@ state() {
 	make_stack 3
 	git checkout -q s2
 	s2=$(git rev-parse s2)
+	git notes --ref=campaign add -m '{"v":2}' s2
 	s3_ids=$(own_patch_ids s3)
 	before=$(snapshot_refs)
 	run git campaign stack fold
@@ -348,6 +351,7 @@ state() {
 	assert_output "folded s2 into s1 (now at ${s2:0:7})
 s3 is stacked on s1"
 	[ "$(git rev-parse s1)" = "$s2" ]
+	[ "$(git notes --ref=campaign show s1)" = '{"v":2}' ]
 	run git rev-parse --verify -q refs/heads/s2
 	assert_failure
 	[ "$(git rev-parse "refs/campaign/backup/$(backup_op)/s2")" = "$s2" ]
