@@ -132,9 +132,18 @@ base_behind_remote() {
 	assert_success
 	assert_output "on 's2b'"
 	[ "$(git symbolic-ref --short HEAD)" = s2b ]
-	git checkout -q s1
+	git checkout -q s2
+	git campaign stack new s3 >/dev/null
+	commit c s3 's3'
+	git campaign stack new s4 >/dev/null
+	commit d s4 's4'
+	git checkout -q develop
+	# the pick settles the fork at s1; top goes on up its one line
 	run git campaign stack top s2
-	assert_output "on 's2'"
+	assert_output "on 's4'"
+	git checkout -q develop
+	run git campaign stack top s2b
+	assert_output "on 's2b'"
 }
 
 @test "a local change that git checkout would overwrite stops up with git's reason, nothing lost" {

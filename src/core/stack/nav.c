@@ -51,7 +51,8 @@ static int step_up(const char **next, struct strvec *choices, struct ctx *ctx,
 			       "nothing is stacked on '%s'", cur);
 		goto out;
 	}
-	if (kids.nr == 1 && !pick) {
+	/* top follows a single child whatever pick names further up */
+	if (kids.nr == 1 && (!pick || top)) {
 		*next = g->b[stack_find(g, kids.v[0])].name;
 		goto out;
 	}
@@ -123,6 +124,8 @@ static int target(const char **out, struct strvec *choices, struct ctx *ctx,
 				return rc;
 			if (!next || ++k > g->n)
 				break;
+			if (pick && !strcmp(next, pick))
+				pick = NULL; /* its fork is passed */
 			at = next;
 		}
 		break;
