@@ -116,6 +116,10 @@ int cmd_read_text(struct buf *out, const char *path, struct error *err);
  * or main.c started for one (GIT_PAGER_IN_USE), as git decides whether to
  * draw for a terminal. */
 int cmd_stdout_is_terminal(void);
+/* Opens path (a file or a URL) with xdg-open where there is a display
+ * (DISPLAY or WAYLAND_DISPLAY set): 1 when it was started, else 0 and the
+ * caller prints it. */
+int cmd_open_url(const char *path);
 /* What the exporting commands print (--format FMT beside --json): the
  * names, in enum order, for OPT_CHOICE. */
 enum cmd_format { CMD_FORMAT_TEXT, CMD_FORMAT_JSON, CMD_FORMAT_CSV };

@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/campaign/campaign.h"
 #include "core/forge/umbrella_sync.h"
+#include "io/proc.h"
 #include "io/repo.h"
 #include "util/color.h"
 #include "util/options.h"
@@ -238,4 +239,26 @@ void cmd_hint(const char *fmt, ...)
 	fprintf(stderr, "%shint: %s%s\n", color_get(2, COLOR_YELLOW), b.ptr,
 		color_get(2, COLOR_RESET));
 	buf_release(&b);
+}
+
+int cmd_open_url(const char *path)
+{
+	const char *argv[] = {"xdg-open", path, NULL};
+	struct proc_opts po;
+	struct proc_result r;
+	struct error err = ERROR_INIT;
+	int ok;
+
+	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+
+	if ((!x || !*x) && (!w || !*w))
+		return 0;
+	memset(&po, 0, sizeof(po));
+	memset(&r, 0, sizeof(r));
+	po.stdin_null = 1;
+	po.timeout_ms = 10000;
+	ok = proc_run(&r, argv, &po, &err) == 0 && r.status == 0;
+	proc_result_release(&r);
+	error_clear(&err);
+	return ok;
 }

@@ -17,11 +17,13 @@
 #include "io/github/client.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/options.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 
 SUB_USAGE(body_usage, "git campaign pr body [BRANCH] [--json]");
+SUB_USAGE(view_usage, "git campaign pr view [BRANCH] [--web] [--json]");
 SUB_USAGE(lint_usage, "git campaign pr lint [FILE | --pr N | BRANCH] "
 		      "[--kind perf|fix|docs] [--base NAME] [--json]");
 
@@ -295,11 +297,133 @@ out:
 	return rc;
 }
 
+/* BRANCH (NULL: the current one) and its PR number in the cache, or an
+ * error that names the command that opens one */
+static int view_target(const char **branch, long *number, char **cur,
+		       struct ctx *ctx)
+{
+	git_repository *repo;
+	struct refs refs;
+	char tip[REFS_HEX_SIZE];
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	repo_refs(&refs, repo);
+	if (!*branch) {
+		if ((rc = refs_head_branch(cur, &refs, &ctx->err)) < 0)
+			return rc;
+		if (!*cur)
+			return error_set(&ctx->err, GCAMP_EUSAGE,
+					 "HEAD is detached: name a branch");
+		*branch = *cur;
+	} else if (refs_branch_tip(tip, &refs, NULL, *branch) < 0) {
+		return error_set(&ctx->err, GCAMP_ENOTFOUND, "no branch '%s'",
+				 *branch);
+	}
+	if (!(*number = cached_pr(ctx, *branch))) {
+		error_set(&ctx->err, GCAMP_ENOTFOUND,
+			  "branch '%s' has no PR yet", *branch);
+		error_hint(&ctx->err, "'git campaign stack submit' opens it");
+		return GCAMP_ENOTFOUND;
+	}
+	return 0;
+}
+
+static int pr_view_cmd(int argc, const char **argv, struct ctx *ctx)
+{
+	struct campaign c;
+	struct github *gh = NULL;
+	struct github_pr pr;
+	const char *branch = NULL;
+	char *cur = NULL;
+	long number = 0;
+	int web = 0, json = 0, rc = 0;
+	const struct option opts[] = {
+		OPT_BOOL(0, "web", &web,
+			 "open the PR in a browser (xdg-open), or print its "
+			 "URL where there is no display"),
+		OPT_BOOL(0, "json", &json, "print the PR as JSON"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, view_usage);
+
+	if (n < 0)
+		return parse_options_status(n);
+	if (n > 1)
+		return usage_error(view_usage, opts, "one BRANCH at most");
+	memset(&pr, 0, sizeof(pr));
+	if (campaign_load(&c, ctx) < 0)
+		return cmd_fail(ctx);
+	branch = n ? argv[0] : NULL;
+	if (view_target(&branch, &number, &cur, ctx) < 0)
+		goto fail;
+	if (!c.forge) {
+		error_set(&ctx->err, GCAMP_EUSAGE,
+			  "the campaign has no forge repository");
+		error_hint(&ctx->err,
+			   "git campaign config forge OWNER/REPO sets it");
+		goto fail;
+	}
+	if (forge_open(&gh, ctx, &c) < 0)
+		goto fail;
+	github_on_wait(gh, say_wait);
+	if (github_pr_get(&pr, gh, number, &ctx->err) < 0)
+		goto fail;
+	if (web) {
+		if (!pr.html_url)
+			printf("#%ld has no web address\n", number);
+		else if (!cmd_open_url(pr.html_url))
+			printf("%s\n", pr.html_url);
+	} else if (json) {
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(j, "number", (double)pr.number);
+		cJSON_AddStringToObject(j, "branch", branch);
+		json_add_str_or_null(j, "title", pr.title);
+		cJSON_AddStringToObject(j, "state",
+					pr.merged  ? "merged"
+					: pr.draft ? "draft"
+					: pr.state ? pr.state
+						   : "");
+		json_add_str_or_null(j, "base", pr.base);
+		json_add_str_or_null(j, "url", pr.html_url);
+		json_add_str_or_null(j, "updated_at", pr.updated_at);
+		json_add_str_or_null(j, "body", pr.body);
+		cmd_print_json(j);
+	} else {
+		printf("#%ld %s\n", pr.number, pr.title ? pr.title : "");
+		printf("%s · %s into %s · updated %s\n",
+		       pr.merged  ? "merged"
+		       : pr.draft ? "draft"
+		       : pr.state ? pr.state
+				  : "?",
+		       branch, pr.base ? pr.base : "?",
+		       pr.updated_at ? pr.updated_at : "?");
+		if (pr.html_url)
+			printf("%s\n", pr.html_url);
+		if (pr.body && *pr.body)
+			printf("\n%s%s", pr.body,
+			       pr.body[strlen(pr.body) - 1] == '\n' ? ""
+								    : "\n");
+	}
+	goto out;
+fail:
+	rc = cmd_fail(ctx);
+out:
+	github_pr_release(&pr);
+	github_close(gh);
+	campaign_release(&c);
+	free(cur);
+	return rc;
+}
+
 int cmd_pr(int argc, const char **argv, struct ctx *ctx)
 {
 	static const struct subcommand subs[] = {
 		{"body", pr_body_cmd, body_usage, 0},
 		{"lint", pr_lint_cmd, lint_usage, 0},
+		{"view", pr_view_cmd, view_usage, 0},
 		{NULL},
 	};
 

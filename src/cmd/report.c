@@ -41,29 +41,6 @@ static int write_page(const char *path, const struct buf *page,
 	return 0;
 }
 
-/* xdg-open where there is a display; 1 when it was started */
-static int open_page(const char *path)
-{
-	const char *argv[] = {"xdg-open", path, NULL};
-	struct proc_opts po;
-	struct proc_result r;
-	struct error err = ERROR_INIT;
-	int ok;
-
-	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
-
-	if ((!x || !*x) && (!w || !*w))
-		return 0;
-	memset(&po, 0, sizeof(po));
-	memset(&r, 0, sizeof(r));
-	po.stdin_null = 1;
-	po.timeout_ms = 10000;
-	ok = proc_run(&r, argv, &po, &err) == 0 && r.status == 0;
-	proc_result_release(&r);
-	error_clear(&err);
-	return ok;
-}
-
 int cmd_report(int argc, const char **argv, struct ctx *ctx)
 {
 	struct strvec metrics = STRVEC_INIT;
@@ -122,7 +99,7 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	}
 	if (write_page(output, &page, &ctx->err) < 0)
 		goto fail;
-	if (!(open && open_page(output)))
+	if (!(open && cmd_open_url(output)))
 		printf("%s\n", output);
 	goto out;
 fail:

@@ -317,6 +317,42 @@ print(json.dumps({"head": sys.argv[1], "base": "main", "title": "t", "body": sys
 	[ "$(fh_count GET '/pulls/')" -ge 3 ]
 }
 
+@test "pr view shows a branch's PR from GitHub, as JSON, or opens it in a browser" {
+	start_fakehub
+	git remote add origin https://github.com/o/r.git
+	git campaign config forge o/r >/dev/null
+	git checkout -q -b fix
+	git commit -q --allow-empty -m 'the fix'
+	run --separate-stderr git campaign pr view
+	assert_fatal "branch 'fix' has no PR yet" hint
+	n=$(gh_pr fix "the body of the fix")
+	sqlite3 .git/campaign/campaign.db "INSERT INTO pr VALUES ('fix', $n,
+		'open', 'main', '', '2026-11-29T12:00:00Z')"
+	run --separate-stderr git campaign pr view
+	assert_success
+	assert_line --index 0 "#$n t"
+	assert_line --index 1 --regexp "^open · fix into main · updated "
+	assert_line --regexp "^https?://.*/pull/$n$"
+	assert_line "the body of the fix"
+	run --separate-stderr git campaign pr view fix --json
+	assert_success
+	[ "$(jpy '[d["number"], d["title"], d["state"], d["base"], d["body"]]' <<<"$output")" = \
+		"[$n, \"t\", \"open\", \"main\", \"the body of the fix\"]" ]
+	url=$(jpy 'd["url"]' <<<"$output")
+	# no display: the address is printed
+	DISPLAY= WAYLAND_DISPLAY= run --separate-stderr git campaign pr view --web
+	assert_success
+	assert_output "$url"
+	# a display: xdg-open gets it
+	mkdir "$WORLD/xbin"
+	printf '#!/bin/sh\necho "$1" >"%s/opened"\n' "$WORLD" >"$WORLD/xbin/xdg-open"
+	chmod +x "$WORLD/xbin/xdg-open"
+	DISPLAY=:9 PATH="$WORLD/xbin:$PATH" run --separate-stderr git campaign pr view --web
+	assert_success
+	[ -z "$output" ]
+	[ "$(cat "$WORLD/opened")" = "$url" ]
+}
+
 @test "pr: usage, unknown branches and files, outside a campaign" {
 	run --separate-stderr git campaign pr lint a b
 	assert_failure 129
