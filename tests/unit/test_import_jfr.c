@@ -377,6 +377,19 @@ static void detectors_do_not_misfire(void **state)
 	assert_false(jfr_detect("Method Samples Percent\n", 23));
 }
 
+/* A file libFuzzer found and named by its SHA-1: a mutation, in no
+ * format's shape, unlike the seeds written as the format's own */
+static int found_by_fuzzing(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') ||
+		      (name[i] >= 'a' && name[i] <= 'f')))
+			return 0;
+	return i == 40;
+}
+
 /* Every fuzz seed of every format (tests/fuzz/corpus/NAME/) is claimed by
  * the jfr and hyperfine detectors only when NAME is theirs. */
 static void detectors_claim_only_their_own_seeds(void **state)
@@ -398,7 +411,8 @@ static void detectors_claim_only_their_own_seeds(void **state)
 			char *file = xasprintf("%s/%s", dir, g->d_name);
 			size_t len;
 
-			if (g->d_name[0] != '.') {
+			if (g->d_name[0] != '.' &&
+			    !found_by_fuzzing(g->d_name)) {
 				slurp(&b, file);
 				len = b.len < 65536 ? b.len : 65536;
 				if (!!jfr_detect(b.ptr, len) !=
