@@ -452,6 +452,22 @@ out:
 	return rc;
 }
 
+int stack_op_save_index(struct stack_op *op, struct ctx *ctx)
+{
+	git_repository *repo;
+	char *idx, *copy;
+	int rc;
+
+	if (!op->index_copy || (rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return op->index_copy ? rc : 0;
+	idx = xasprintf("%sindex", git_repository_path(repo));
+	copy = xasprintf("%s%s", git_repository_path(repo), op->index_copy);
+	rc = copy_file(idx, copy, &ctx->err);
+	free(idx);
+	free(copy);
+	return rc == GCAMP_ENOTFOUND ? 0 : rc;
+}
+
 static int backup_one(git_repository *repo, const struct stack_op *op,
 		      const char *branch, const git_oid *old, struct error *err)
 {
@@ -851,6 +867,26 @@ out:
 	free(ref);
 	free(idx);
 	return rc;
+}
+
+void stack_op_drop_backups(git_repository *repo, const struct stack_op *op)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	char *glob;
+
+	if (!op->name)
+		return;
+	glob = xasprintf("refs/campaign/backup/%s/*", op->name);
+	if (git_reference_iterator_glob_new(&it, repo, glob) == 0) {
+		while (git_reference_next(&ref, it) == 0) {
+			git_reference_delete(ref);
+			git_reference_free(ref);
+		}
+	}
+	git_reference_iterator_free(it);
+	git_error_clear();
+	free(glob);
 }
 
 int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok)

@@ -82,6 +82,11 @@ int stack_op_begin(struct stack_op *op, struct ctx *ctx, const char *summary);
  * GIT_CAMPAIGN_TEST_KILL_AT in journal.c). */
 int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
 		  cJSON *data);
+/* Saves the index again over op's copy of it, byte for byte: done right
+ * before op first touches the work tree, so that abort gives back the
+ * index that goes with the files as they are then (after a `git stash`
+ * that the hint advised, not the one from before it). */
+int stack_op_save_index(struct stack_op *op, struct ctx *ctx);
 /* Saves the old tips under refs/campaign/backup/<op>/ and records it. */
 int stack_op_backup(struct stack_op *op, struct ctx *ctx);
 /* Applies (inverse: reverts) op->apply: refs in one transaction, each
@@ -94,6 +99,8 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
 /* Brings the work tree of the checked-out branch to its new tip and HEAD
  * back onto it; records the "checkout" step. */
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx);
+/* Deletes the backup refs of op (one that moved nothing needs none). */
+void stack_op_drop_backups(git_repository *repo, const struct stack_op *op);
 /* Ends op: the journal entry is closed (ok or aborted), temporary files
  * are removed. */
 int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok);

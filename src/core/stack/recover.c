@@ -194,6 +194,76 @@ int stack_recover_done_paths(struct strvec *paths, git_repository *repo,
 	return rc;
 }
 
+/* 1 when the work-tree entry at path, which index does not track, is in
+ * the way of tree's version */
+static int untracked_in_way(git_repository *repo, git_tree *tree,
+			    git_index *index, const char *path)
+{
+	const char *wd = git_repository_workdir(repo);
+	char *full = xasprintf("%s%s", wd ? wd : "", path);
+	struct stat st;
+	int ignored = 0, in_way = 0;
+
+	if (lstat(full, &st) == 0 && !git_index_get_bypath(index, path, 0) &&
+	    (git_ignore_path_is_ignored(&ignored, repo, path) < 0 || !ignored))
+		in_way = S_ISDIR(st.st_mode) ||
+			 file_state(repo, tree, path) != FILE_TARGET;
+	git_error_clear();
+	free(full);
+	return in_way;
+}
+
+int stack_recover_untracked_in_way(struct strvec *out, git_repository *repo,
+				   git_commit *commit, git_index *index)
+{
+	git_tree *tree = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int rc;
+
+	if (git_repository_is_bare(repo))
+		return 0;
+	if ((rc = git_commit_tree(&tree, commit)) < 0 ||
+	    (rc = git_diff_tree_to_index(&diff, repo, tree, index, NULL)) < 0)
+		goto out;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->old_file.path;
+		char *prefix = xstrdup(path), *slash;
+
+		/* the tree has it, the index does not */
+		if (d->status != GIT_DELTA_DELETED) {
+			free(prefix);
+			continue;
+		}
+		/* a file where a folder on its way is, else the path */
+		for (slash = strchr(prefix, '/'); slash;
+		     slash = strchr(slash + 1, '/')) {
+			struct stat st;
+			char *full;
+
+			*slash = 0;
+			full = xasprintf("%s%s", git_repository_workdir(repo),
+					 prefix);
+			if (lstat(full, &st) == 0 && !S_ISDIR(st.st_mode) &&
+			    untracked_in_way(repo, tree, index, prefix)) {
+				free(full);
+				break;
+			}
+			free(full);
+			*slash = '/';
+		}
+		if (slash || untracked_in_way(repo, tree, index, path))
+			strvec_push(out, prefix);
+		free(prefix);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	return rc;
+}
+
 /* path.lock removed when it is there and was made since op started (its
  * process is gone: stack_op_unfinished refuses a live one), named in
  * removed */

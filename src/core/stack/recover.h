@@ -23,6 +23,16 @@
 int stack_recover_done_paths(struct strvec *paths, git_repository *repo,
 			     git_commit *commit, git_index *index);
 
+/*
+ * The untracked files that a checkout of commit over index would
+ * overwrite, appended to out, as git names them: a path commit's tree has
+ * and the index lacks, held in the work tree (or a file where commit has
+ * a folder on its way) that is not ignored and not already commit's
+ * version. A negative libgit2 code when the two cannot be compared.
+ */
+int stack_recover_untracked_in_way(struct strvec *out, git_repository *repo,
+				   git_commit *commit, git_index *index);
+
 /* Adds git's hint to err when DIR/PATH.lock exists (dir ends in '/'):
  * the lock file named, and what to do about it. */
 void stack_recover_lock_hint(struct error *err, const char *dir,

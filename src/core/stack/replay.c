@@ -9,11 +9,13 @@
 
 #include "core/stack/graph.h"
 #include "core/stack/op.h"
+#include "core/stack/recover.h"
 #include "core/stack/restack.h"
 #include "core/stack/sign.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
 
@@ -521,6 +523,54 @@ static void write_merge_msg(git_repository *repo, const git_oid *id)
 	free(path);
 }
 
+/* 1 when an untracked file is in the way of checking out the conflict
+ * (the base onto, then the merge of commit at), named in r's notes */
+static int conflict_in_way(struct replay *r, const git_oid *onto,
+			   const git_oid *at)
+{
+	struct strvec paths = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	git_repository *repo;
+	git_commit *c = NULL;
+	git_index *index = NULL;
+	size_t k;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, r->ctx, 1)) < 0)
+		return rc;
+	if ((rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_index_read(index, 0)) < 0)
+		goto out;
+	for (k = 0; k < 2 && rc == 0; k++) {
+		git_commit_free(c);
+		c = NULL;
+		if ((rc = git_commit_lookup(&c, repo, k ? at : onto)) == 0)
+			rc = stack_recover_untracked_in_way(&paths, repo, c,
+							    index);
+	}
+	if (rc < 0)
+		goto out;
+	strvec_sort(&paths);
+	for (k = 0; k < paths.nr; k++)
+		if (!k || strcmp(paths.v[k], paths.v[k - 1]))
+			buf_addf(&list, "%s%s", k ? ", " : "", paths.v[k]);
+	if (paths.nr)
+		strvec_push_owned(&r->out->notes,
+				  xasprintf("the conflict is not checked out: "
+					    "untracked files would be "
+					    "overwritten: %s",
+					    list.ptr));
+	rc = paths.nr > 0;
+out:
+	if (rc < 0)
+		rc = error_git(&r->ctx->err, rc, "cannot read the work tree");
+	buf_release(&list);
+	strvec_clear(&paths);
+	git_commit_free(c);
+	git_index_free(index);
+	return rc;
+}
+
 /*
  * Shows a conflict: journals it (with the rest of the branch's commits),
  * then, when allowed and the work tree is clean, detaches HEAD at the base
@@ -551,6 +601,15 @@ static int present_conflict(struct replay *r, const git_oid *onto,
 			return rc;
 		checkout = !rc;
 	}
+	if (checkout && (rc = conflict_in_way(r, onto, at)) != 0) {
+		if (rc < 0)
+			return rc;
+		checkout = 0;
+	}
+	/* abort gives back the index that goes with the files as they are
+	 * now, which a stash since the start may have changed */
+	if (checkout && !op->touched && (rc = stack_op_save_index(op, ctx)) < 0)
+		return rc;
 	d = cJSON_CreateObject();
 	cJSON_AddNumberToObject(d, "i", (double)i);
 	cJSON_AddItemToObject(d, "commit", repo_oid_json(at));
@@ -789,6 +848,78 @@ out:
 	return rc;
 }
 
+/*
+ * Before any ref moves, as git rebase refuses before it starts: an
+ * untracked file that the checkout of HEAD's new tip (in apply) would
+ * overwrite refuses the operation, the file named. One that has touched
+ * nothing yet is closed, with nothing changed; one that has (a conflict
+ * was checked out) stays, for continue once the file is moved aside.
+ */
+static int check_in_way(struct stack_op *op, struct ctx *ctx,
+			const cJSON *apply)
+{
+	struct strvec paths = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	git_repository *repo;
+	git_commit *commit = NULL;
+	git_index *index = NULL;
+	const cJSON *e;
+	char *ref;
+	git_oid to;
+	size_t k;
+	int rc, found = 0;
+
+	if (!op->head || (rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return op->head ? rc : 0;
+	ref = xasprintf("refs/heads/%s", op->head);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(apply, "refs")) {
+		const char *name = json_get_str(e, "ref");
+
+		if (name && !strcmp(name, ref) &&
+		    repo_oid_from_json(&to, cJSON_GetObjectItemCaseSensitive(
+						    e, "new")) == 0)
+			found = 1;
+	}
+	free(ref);
+	if (!found)
+		return 0;
+	if ((rc = git_commit_lookup(&commit, repo, &to)) < 0 ||
+	    (rc = git_repository_index(&index, repo)) < 0 ||
+	    (rc = git_index_read(index, 0)) < 0 ||
+	    (rc = stack_recover_untracked_in_way(&paths, repo, commit, index)) <
+		    0) {
+		rc = error_git(&ctx->err, rc,
+			       "cannot read the work tree of '%s'", op->head);
+		goto out;
+	}
+	if (!paths.nr)
+		goto out;
+	for (k = 0; k < paths.nr; k++)
+		buf_addf(&list, "%s%s", k ? ", " : "", paths.v[k]);
+	if (!op->touched) {
+		stack_op_drop_backups(repo, op);
+		if ((rc = stack_op_finish(op, ctx, 0)) < 0)
+			goto out;
+	}
+	rc = error_set(&ctx->err, GCAMP_EFATAL,
+		       "untracked files in the work tree of '%s' would be "
+		       "overwritten: %s; %s",
+		       op->head, list.ptr,
+		       op->touched ? "no branch was moved yet"
+				   : "nothing was restacked");
+	if (op->touched)
+		error_hint(&ctx->err, "move them aside, then run 'git campaign "
+				      "stack continue'");
+	else
+		error_hint(&ctx->err, "move them aside, then run it again");
+out:
+	buf_release(&list);
+	strvec_clear(&paths);
+	git_commit_free(commit);
+	git_index_free(index);
+	return rc;
+}
+
 /* From the apply step on: move the refs, write the records, update the
  * work tree, close the journal. */
 int restack_finish_op(struct stack_op *op, struct ctx *ctx,
@@ -802,6 +933,10 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 			apply = cJSON_Duplicate(op->fixed, 1);
 		else if ((rc = build_apply(&apply, op, ctx)) < 0)
 			return rc;
+		if ((rc = check_in_way(op, ctx, apply)) < 0) {
+			cJSON_Delete(apply);
+			return rc;
+		}
 		op->apply = apply;
 		if ((rc = stack_op_step(op, ctx, "apply",
 					cJSON_Duplicate(apply, 1))) < 0)

@@ -733,27 +733,6 @@ out:
 	return rc;
 }
 
-/* Deletes the backup refs of op (an aborted one needs none). */
-static void drop_backups(git_repository *repo, const struct stack_op *op)
-{
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	char *glob;
-
-	if (!op->name)
-		return;
-	glob = xasprintf("refs/campaign/backup/%s/*", op->name);
-	if (git_reference_iterator_glob_new(&it, repo, glob) == 0) {
-		while (git_reference_next(&ref, it) == 0) {
-			git_reference_delete(ref);
-			git_reference_free(ref);
-		}
-	}
-	git_reference_iterator_free(it);
-	git_error_clear();
-	free(glob);
-}
-
 /* Brings the work tree back for abort and skip: refused when HEAD was
  * moved elsewhere since and the work tree has changes. */
 static int put_worktree_back(struct stack_op *op, struct ctx *ctx)
@@ -820,7 +799,7 @@ int restack_abort(struct restack_result *out, struct ctx *ctx)
 	}
 	/* backups stay when a branch was left where someone moved it */
 	if (!left)
-		drop_backups(repo, op);
+		stack_op_drop_backups(repo, op);
 	rc = stack_op_finish(op, ctx, 0);
 out:
 	stack_op_free(op);
