@@ -468,6 +468,41 @@ out:
 	return rc;
 }
 
+/* At most this many entries of a parent's reflog are looked at. */
+#define FORK_POINT_CAP 100
+
+/*
+ * Where branch (tip) was forked from parent, as `git merge-base
+ * --fork-point` finds it: the newest of parent's old tips, in its
+ * reflog, that tip holds, in hex ("" when none): a parent amended or
+ * rebased after the fork has its old commits below tip, and they are not
+ * tip's own.
+ */
+static void fork_point(char hex[GIT_OID_HEXSZ + 1], git_repository *repo,
+		       const char *parent, const git_oid *tip)
+{
+	git_reflog *log = NULL;
+	char *ref = xasprintf("refs/heads/%s", parent);
+	size_t i, n;
+
+	hex[0] = 0;
+	if (git_reflog_read(&log, repo, ref) == 0) {
+		n = git_reflog_entrycount(log);
+		for (i = 0; i < n && i < FORK_POINT_CAP && !hex[0]; i++) {
+			const git_reflog_entry *e =
+				git_reflog_entry_byindex(log, i);
+			const git_oid *was = git_reflog_entry_id_new(e);
+
+			if (git_oid_equal(was, tip) ||
+			    git_graph_descendant_of(repo, tip, was) == 1)
+				git_oid_tostr(hex, GIT_OID_HEXSZ + 1, was);
+		}
+	}
+	git_error_clear();
+	git_reflog_free(log);
+	free(ref);
+}
+
 int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
 {
 	struct stack_graph g = {0};
@@ -509,8 +544,11 @@ int stack_adopt(struct ctx *ctx, const char *branch, const char *parent)
 			       parent, branch);
 		goto out;
 	}
-	rc = git_merge_base(&base, repo, &tip, &ptip);
+	fork_point(hex, repo, parent, &tip);
+	rc = stack_upstream(&base, repo, hex[0] ? hex : NULL, &tip, &ptip,
+			    &ctx->err);
 	if (rc < 0) {
+		error_clear(&ctx->err);
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' and '%s' have no common history", branch,
 			       parent);

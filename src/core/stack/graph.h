@@ -68,8 +68,10 @@ int stack_check_head(char **out, git_repository *repo, const char *what,
  * records it on parent and checks it out (HEAD moves; the index and work
  * tree are kept, as `git checkout -b` does). */
 int stack_new(struct ctx *ctx, const char *name, const char *parent);
-/* Records the existing branch as stacked on parent, as of the merge base
- * of the two (so that only its own commits are replayed later). */
+/* Records the existing branch as stacked on parent, as of where it was
+ * forked: the newer of the merge base of the two and the newest of the
+ * parent's old tips (its reflog) that the branch holds, so that only its
+ * own commits are replayed later, not the parent's pre-amend ones. */
 int stack_adopt(struct ctx *ctx, const char *branch, const char *parent);
 /* Writes branch.NAME.campaignParent/campaignParentTip (tip NULL: unset). */
 int stack_record(struct ctx *ctx, const char *branch, const char *parent,
