@@ -81,6 +81,8 @@ static int report(struct ctx *ctx, int rc, struct restack_result *r,
 				"changes or --no-checkout); with a clean work "
 				"tree, 'git campaign stack continue' checks it "
 				"out");
+		if (r->conflict_hint)
+			cmd_hint("%s", r->conflict_hint);
 		cmd_hint("or 'git campaign stack skip-branch' to leave '%s' "
 			 "for later, or 'git campaign stack abort' to put "
 			 "everything back",
@@ -136,6 +138,9 @@ static void show_details(const struct stack_graph *g, size_t i)
 	else if (!b->parent_found)
 		printf(", %sparent gone%s", color_get(1, COLOR_RED),
 		       color_get(1, COLOR_RESET));
+	else if (b->landed)
+		printf(", %slanded in %s%s", color_get(1, COLOR_GREEN),
+		       b->parent, color_get(1, COLOR_RESET));
 	else if (b->needs_restack)
 		printf(", %sneeds restack%s", color_get(1, COLOR_YELLOW),
 		       color_get(1, COLOR_RESET));
@@ -166,6 +171,7 @@ static void add_branch_json(cJSON *a, const struct stack_graph *g, size_t i,
 	cJSON_AddNumberToObject(e, "commits", (double)b->own);
 	cJSON_AddBoolToObject(e, "needs_restack",
 			      b->needs_restack && b->parent_found);
+	cJSON_AddBoolToObject(e, "landed", b->landed);
 	cJSON_AddBoolToObject(e, "parent_missing", !b->parent_found);
 	json_add_str_or_null(e, "parent_renamed_to", b->renamed_to);
 	cJSON_AddBoolToObject(e, "cycle", b->in_cycle);

@@ -29,8 +29,11 @@ branch_facts() {
 			"$(git notes --ref=campaign show "$c" 2>/dev/null)" \
 			"$(git rev-list --count "develop..$c")"
 	done
-	# each branch holds exactly its parent
-	[ "$b" = s1 ] || git merge-base --is-ancestor "s$((${b#s} - 1))" "$b"
+	# each branch holds exactly its parent (the base, for one on a parent
+	# that has landed, $LANDED)
+	local parent="s$((${b#s} - 1))"
+	[ "$parent" != "${LANDED:-}" ] || parent=develop
+	[ "$b" = s1 ] || git merge-base --is-ancestor "$parent" "$b"
 }
 
 # compare_twins GITCMD...: restacks r with the tool, runs GITCMD in twin
@@ -136,4 +139,40 @@ setup_stack() {
 	git checkout -q s3
 	compare_twins git rebase -q --update-refs --onto s1 "$old" s3
 	[ "$(git rev-list --count develop..s1)" -eq 2 ]
+}
+
+@test "twins agree: the bottom squash-merged into the base" {
+	setup_stack
+	git checkout -q develop
+	git merge -q --squash s1 >/dev/null
+	git commit -qm 's1 (#1)'
+	git checkout -q s3
+	LANDED=s1
+	compare_twins git rebase -q --update-refs --onto develop s1 s3
+	assert_line --partial 's1 has landed in develop'
+	[ "$(git config branch.s2.campaignParent)" = develop ]
+	[ "$(git rev-list --count develop..s2)" -eq 1 ]
+}
+
+@test "twins agree: the bottom rebase-merged into an advanced base" {
+	setup_stack
+	git checkout -q develop
+	commit e up 'upstream: change'
+	git cherry-pick s1~1 s1 >/dev/null
+	git checkout -q s3
+	LANDED=s1
+	compare_twins git rebase -q --update-refs --onto develop s1 s3
+	assert_line --partial 's1 has landed in develop'
+	[ "$(git rev-list --count develop..s3)" -eq 2 ]
+}
+
+@test "twins agree: the bottom merged into the base by a merge commit" {
+	setup_stack
+	git checkout -q develop
+	commit e up 'upstream: change'
+	git merge -q --no-ff -m 'Merge pull request #1' s1
+	git checkout -q s3
+	LANDED=s1
+	compare_twins git rebase -q --update-refs --onto develop s1 s3
+	assert_line --partial 's1 has landed in develop'
 }

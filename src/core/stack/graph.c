@@ -7,6 +7,7 @@
 
 #include "core/campaign/campaign.h"
 #include "core/records/pr.h"
+#include "core/stack/landed.h"
 #include "core/stack/model.h"
 #include "core/stack/renamed.h"
 #include "io/gitlite.h"
@@ -243,6 +244,21 @@ int stack_graph_load(struct stack_graph *out, struct ctx *ctx)
 			if (stack_upstream(&up, repo, b->parent_tip, &b->tip,
 					   &b->parent_oid, &e) == 0)
 				b->own = count_range(repo, &up, &b->tip);
+			/* only a stack's root lands, in an unstacked parent */
+			b->landed = b->needs_restack &&
+				    stack_find(out, b->parent) == STACK_NONE &&
+				    e.code == 0 &&
+				    stack_landed(repo, b->parent_tip, &up,
+						 &b->tip, &b->parent_oid);
+		} else if (b->exists) {
+			git_oid was;
+
+			/* a deleted parent: its commits end where it was */
+			if (b->parent_tip &&
+			    git_oid_fromstr(&was, b->parent_tip) == 0 &&
+			    git_graph_descendant_of(repo, &b->tip, &was) == 1)
+				b->own = count_range(repo, &was, &b->tip);
+			git_error_clear();
 		}
 	}
 	/* a chain that comes back to itself within n steps is a cycle */

@@ -22,6 +22,8 @@ struct stack_branch {
 	git_oid parent_oid;
 	int parent_found;  /* the parent resolves (locally or on the remote) */
 	int needs_restack; /* it lacks its parent's tip (stack/model.h) */
+	int landed; /* its work is in its parent, which is not stacked: merged,
+		       squash- or rebase-merged (stack/landed.h) */
 	size_t parent_idx; /* the parent's index when stacked, else STACK_NONE
 			    */
 	int in_cycle;	   /* its chain of parents loops */

@@ -523,6 +523,27 @@ static void write_merge_msg(git_repository *repo, const git_oid *id)
 	free(path);
 }
 
+/* A stack's root that conflicts with its unstacked parent may have landed
+ * there with edits (a squash merge a reviewer changed), which no graph
+ * tells: the way on, moving what is on it, named; NULL when nothing is */
+static char *landed_hint(const struct stack_op *op, size_t i)
+{
+	size_t k;
+
+	if (op->b[i].pidx >= 0)
+		return NULL;
+	for (k = 0; k < op->n; k++)
+		if (op->b[k].pidx == (int)i)
+			return xasprintf(
+				"if '%s' has landed in '%s' (a squash merge "
+				"with edits), move what is on it instead: 'git "
+				"campaign stack abort', then 'git campaign "
+				"stack move %s --onto %s'",
+				op->b[i].name, op->b[i].parent_new,
+				op->b[k].name, op->b[i].parent_new);
+	return NULL;
+}
+
 /* 1 when an untracked file is in the way of checking out the conflict
  * (the base onto, then the merge of commit at), named in r's notes */
 static int conflict_in_way(struct replay *r, const git_oid *onto,
@@ -625,6 +646,7 @@ static int present_conflict(struct replay *r, const git_oid *onto,
 	out->conflict_branch = xstrdup(op->b[i].name);
 	out->conflict_commit = restack_describe(repo, at);
 	out->checked_out = checkout;
+	out->conflict_hint = landed_hint(op, i);
 	restack_conflict_paths(&out->conflict_paths, merged);
 	if (!checkout)
 		return stack_op_step(op, ctx, "stopped", NULL);

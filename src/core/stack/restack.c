@@ -29,6 +29,7 @@ void restack_result_release(struct restack_result *r)
 	strvec_clear(&r->conflict_paths);
 	free(r->conflict_branch);
 	free(r->conflict_commit);
+	free(r->conflict_hint);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -292,8 +293,19 @@ static int check_preconditions(struct planning *p, size_t i)
 	if ((b->in_cycle || !b->exists || !b->parent_found) &&
 	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL, NULL)) < 0)
 		return rc;
+	if (i != p->moved && b->landed) {
+		/* nothing of it to replay: what is on it moves down */
+		strvec_push_owned(p->skipped,
+				  xasprintf("%s has landed in %s: not "
+					    "replayed, what is on it moves "
+					    "onto %s (take it out with 'git "
+					    "campaign stack delete %s')",
+					    b->name, b->parent, b->parent,
+					    b->name));
+		return 1;
+	}
 	if (i != p->moved && !b->needs_restack &&
-	    !(par != STACK_NONE && p->in_op[par]))
+	    !(par != STACK_NONE && (p->in_op[par] || p->g->b[par].landed)))
 		return 1;
 	/* stack move names its branch: that one is refused, not left */
 	rc = refuse_branch(p->ctx, p->g, i, p->repo, p->op->head,
@@ -319,6 +331,12 @@ static int queue_branch(struct planning *p, size_t i)
 	ob->tip_old = b->parent_tip ? xstrdup(b->parent_tip) : NULL;
 	ob->parent_new = xstrdup(i == p->moved ? p->o->onto : b->parent);
 	ob->onto = i == p->moved ? p->onto_tip : b->parent_oid;
+	if (i != p->moved && par != STACK_NONE && p->g->b[par].landed) {
+		/* on a landed parent: onto that one's parent, as a move */
+		free(ob->parent_new);
+		ob->parent_new = xstrdup(p->g->b[par].parent);
+		ob->onto = p->g->b[par].parent_oid;
+	}
 	rc = stack_upstream(&ob->upstream, p->repo, b->parent_tip, &b->tip,
 			    &b->parent_oid, &p->ctx->err);
 	if (rc < 0)

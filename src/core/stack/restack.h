@@ -26,6 +26,7 @@ struct restack_result {
 	char *conflict_branch;
 	char *conflict_commit; /* "1234567 subject" */
 	int checked_out;       /* the conflict is in the work tree */
+	char *conflict_hint;   /* a way on worth naming, or NULL */
 	struct strvec conflict_paths;
 };
 
