@@ -108,3 +108,88 @@ amend_bottom_conflicting() {
 	assert_output $' M a\nM  d'
 	[ "$(tail -1 d)" = wip-staged ] && [ "$(tail -1 a)" = wip-unstaged ]
 }
+
+# twin_rewrite: s1 amended, a twin copy made in ../twin, both with a
+# post-rewrite hook that logs its argument and input to $HOOK_LOG
+twin_rewrite() {
+	local d
+	make_stack 3
+	OLD=$(git rev-parse s1)
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q s3
+	printf '#!/bin/sh\n{ echo "arg $*"; cat; } >"$HOOK_LOG"\necho hook says hi\n' \
+		>.git/hooks/post-rewrite
+	chmod +x .git/hooks/post-rewrite
+	rm -rf ../twin
+	cp -a . ../twin
+}
+
+# by_patch LOG: the hook's lines as "arg ..." then "OLD PATCH-ID-OF-NEW",
+# sorted
+by_patch() {
+	local o n
+	head -1 "$1"
+	tail -n +2 "$1" | while read -r o n; do
+		echo "$o $(git show "$n" | git patch-id --stable | cut -d' ' -f1)"
+	done | sort
+}
+
+@test "restack runs the post-rewrite hook as git rebase --update-refs does: 'rebase', one OLD NEW line per rewritten commit" {
+	twin_rewrite
+	(cd ../twin && HOOK_LOG=$WORLD/git.log git rebase -q --update-refs --onto s1 "$OLD" s3) >/dev/null 2>&1
+	HOOK_LOG=$WORLD/tool.log run --separate-stderr git campaign stack restack
+	assert_success
+	assert_equal "$stderr" "hook says hi"
+	[ -f "$WORLD/tool.log" ] || fail "post-rewrite did not run"
+	[ "$(head -1 "$WORLD/tool.log")" = "arg rebase" ]
+	[ "$(wc -l <"$WORLD/tool.log")" -eq 3 ] # s2's and s3's commits
+	diff <(by_patch "$WORLD/tool.log") <(cd ../twin && by_patch "$WORLD/git.log")
+	local n
+	for n in $(tail -n +2 "$WORLD/tool.log" | cut -d' ' -f2); do
+		git merge-base --is-ancestor "$n" s3
+	done
+}
+
+# notes_of: the notes of REF on develop..s3, oldest first
+notes_of() {
+	local c
+	for c in $(git rev-list --reverse develop..s3); do
+		echo "$(git log -1 --format=%s "$c"): $(git notes --ref="$1" show "$c" 2>/dev/null)"
+	done
+}
+
+@test "notes are copied from the refs notes.rewriteRef names, and not with notes.rewrite.rebase false, as git rebase copies them" {
+	make_stack 3
+	local c
+	for c in $(git rev-list develop..s3); do
+		git notes --ref=campaign add -m "m $c" "$c"
+		git notes --ref=review add -m "r $c" "$c"
+	done
+	git config --add notes.rewriteRef 'refs/notes/rev*'
+	OLD=$(git rev-parse s1)
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q s3
+	rm -rf ../twin ../twin2
+	cp -a . ../twin
+	cp -a . ../twin2
+	(cd ../twin && git rebase -q --update-refs --onto s1 "$OLD" s3) >/dev/null 2>&1
+	run --separate-stderr git campaign stack restack
+	assert_success
+	diff <(notes_of review) <(cd ../twin && notes_of review)
+	diff <(notes_of campaign) <(cd ../twin && notes_of campaign)
+	[ -n "$(notes_of review | grep -E '^s3: r ')" ]
+	# notes.rewrite.rebase false: git copies none, and neither does restack
+	cd ../twin2
+	git config notes.rewrite.rebase false
+	cp -a . ../twin3
+	(cd ../twin3 && git rebase -q --update-refs --onto s1 "$OLD" s3) >/dev/null 2>&1
+	run --separate-stderr git campaign stack restack
+	assert_success
+	diff <(notes_of review) <(cd ../twin3 && notes_of review)
+	diff <(notes_of campaign) <(cd ../twin3 && notes_of campaign)
+	[ -z "$(notes_of campaign | grep -E '^s[23]: m ')" ]
+}

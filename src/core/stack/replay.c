@@ -11,6 +11,7 @@
 #include "core/stack/op.h"
 #include "core/stack/recover.h"
 #include "core/stack/restack.h"
+#include "core/stack/rewrite.h"
 #include "core/stack/sign.h"
 #include "io/repo.h"
 #include "io/signature.h"
@@ -395,9 +396,8 @@ static int replay_one(git_oid *base, size_t *dropped, git_index **conflict,
 				      git_commit_message_raw(c), tn, b, err)) <
 	    0)
 		goto out;
-	if (git_note_read(&note, repo, NOTES_REF, id) == 0)
-		cJSON_AddItemToArray(notes, oid_pair_json(id, &out));
-	git_error_clear();
+	/* every rewrite, for the notes and the post-rewrite hook */
+	cJSON_AddItemToArray(notes, oid_pair_json(id, &out));
 	*base = out;
 out:
 	git_note_free(note);
@@ -755,16 +755,14 @@ static int record_replay(struct stack_op *op, struct ctx *ctx, size_t i,
 	return stack_op_step(op, ctx, "replay", d);
 }
 
-/* Builds the updates of a restack: branch refs, the notes ref (one notes
- * commit per copied note, on top of the current notes), the records. */
+/* Builds the updates of a restack: branch refs, the notes refs (one notes
+ * commit per copied note, on top of each ref's current notes), the
+ * records. */
 static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 {
 	git_repository *repo;
-	git_signature *sig = NULL;
-	git_commit *nc = NULL;
-	git_oid notes_old, notes_new;
 	cJSON *j = cJSON_CreateObject(), *refs, *cfg, *e;
-	int has_notes, rc = 0, copied = 0;
+	int rc = 0;
 	size_t i;
 
 	*out = NULL;
@@ -772,9 +770,6 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 		goto out;
 	refs = cJSON_AddArrayToObject(j, "refs");
 	cfg = cJSON_AddArrayToObject(j, "cfg");
-	has_notes = git_reference_name_to_id(&notes_old, repo, NOTES_REF) == 0;
-	git_error_clear();
-	notes_new = notes_old;
 	for (i = 0; i < op->n; i++) {
 		const struct op_branch *b = &op->b[i];
 		char *ref;
@@ -806,67 +801,13 @@ static int build_apply(cJSON **out, struct stack_op *op, struct ctx *ctx)
 				      repo_oid_json(new_base(op, i)));
 		cJSON_AddItemToArray(cfg, e);
 	}
-	/* copy notes: libgit2's rewrites do not, git's notes.rewriteRef
-	 * applies only to git's own amend and rebase */
-	for (i = 0; i < op->n; i++) {
-		const cJSON *p;
-
-		if (!op->b[i].done)
-			continue;
-		cJSON_ArrayForEach(p, op->b[i].notes) {
-			git_oid from, to, blob;
-			git_note *note = NULL;
-
-			if (repo_oid_from_json(&from,
-					       cJSON_GetArrayItem(p, 0)) < 0 ||
-			    repo_oid_from_json(&to, cJSON_GetArrayItem(p, 1)) <
-				    0 ||
-			    git_note_read(&note, repo, NOTES_REF, &from) < 0) {
-				git_error_clear();
-				continue;
-			}
-			if (!sig &&
-			    (rc = ctx_signature(&sig, ctx, SIG_TOOL)) < 0) {
-				git_note_free(note);
-				goto out;
-			}
-			git_commit_free(nc);
-			nc = NULL;
-			if ((copied || has_notes) &&
-			    (rc = git_commit_lookup(&nc, repo, &notes_new)) <
-				    0) {
-				git_note_free(note);
-				rc = error_git(&ctx->err, rc,
-					       "cannot read the notes");
-				goto out;
-			}
-			rc = git_note_commit_create(&notes_new, &blob, repo, nc,
-						    sig, sig, &to,
-						    git_note_message(note), 1);
-			git_note_free(note);
-			if (rc < 0) {
-				rc = error_git(&ctx->err, rc,
-					       "cannot copy a note");
-				goto out;
-			}
-			copied = 1;
-		}
-	}
-	if (copied) {
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "ref", NOTES_REF);
-		cJSON_AddItemToObject(e, "old",
-				      has_notes ? repo_oid_json(&notes_old)
-						: cJSON_CreateNull());
-		cJSON_AddItemToObject(e, "new", repo_oid_json(&notes_new));
-		cJSON_AddItemToArray(refs, e);
-	}
+	/* notes, as git rebase copies them: libgit2's rewrites do not */
+	if ((rc = stack_rewrite_notes(refs, op, ctx)) < 0)
+		goto out;
 	*out = j;
 	j = NULL;
 out:
 	cJSON_Delete(j);
-	git_signature_free(sig);
-	git_commit_free(nc);
 	return rc;
 }
 
@@ -977,7 +918,12 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 		return rc;
 	trace_printf("restack: work tree updated");
 	out->op_id = op->id;
-	return stack_op_finish(op, ctx, 1);
+	if ((rc = stack_op_finish(op, ctx, 1)) < 0)
+		return rc;
+	/* as after git rebase: undo and delete rewrite no commit */
+	if (!op->fixed)
+		stack_rewrite_hook(op, ctx);
+	return 0;
 }
 
 /* restack_run_queue's work, with the committer in r */

@@ -16,8 +16,6 @@
  * backups, the updates, the work tree. */
 int stack_op_run_fixed(struct stack_op *op, struct ctx *ctx,
 		       struct restack_result *out, const char *summary);
-/* The ref whose notes restack copies to rewritten commits. */
-#define NOTES_REF "refs/notes/campaign"
 
 /* Replays every branch of op not yet done, parents first (or stops at a
  * conflict: 0 with out->conflict set), then finishes op. */

@@ -572,7 +572,6 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 	git_commit *c = NULL, *onto = NULL;
 	git_tree *tree = NULL;
 	struct strvec paths = STRVEC_INIT;
-	git_note *note = NULL;
 	git_signature *me = NULL;
 	struct stack_signer signer = {0};
 	git_oid tid, nid;
@@ -655,10 +654,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 				   "reset it ('git reset'), then continue");
 			goto out;
 		}
-		if (git_note_read(&note, repo, NOTES_REF, &op->c_commit) == 0)
-			cJSON_AddItemToArray(
-				notes, oid_pair_json(&op->c_commit, &nid));
-		git_error_clear();
+		cJSON_AddItemToArray(notes, oid_pair_json(&op->c_commit, &nid));
 	} else if (git_oid_equal(&tid, git_commit_tree_id(onto))) {
 		nid = op->c_onto; /* resolved to nothing: dropped */
 	} else {
@@ -672,10 +668,7 @@ static int take_resolution(struct stack_op *op, struct ctx *ctx)
 			cJSON_Delete(notes);
 			goto out;
 		}
-		if (git_note_read(&note, repo, NOTES_REF, &op->c_commit) == 0)
-			cJSON_AddItemToArray(
-				notes, oid_pair_json(&op->c_commit, &nid));
-		git_error_clear();
+		cJSON_AddItemToArray(notes, oid_pair_json(&op->c_commit, &nid));
 	}
 	d = cJSON_CreateObject();
 	cJSON_AddNumberToObject(d, "i", (double)op->ci);
@@ -695,7 +688,6 @@ out:
 	strvec_clear(&paths);
 	stack_signer_release(&signer);
 	git_signature_free(me);
-	git_note_free(note);
 	git_tree_free(tree);
 	git_commit_free(c);
 	git_commit_free(onto);
