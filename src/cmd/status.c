@@ -21,7 +21,7 @@ static size_t count_restack(const struct status *st)
 	size_t i, n = 0;
 
 	for (i = 0; i < st->nstack; i++)
-		n += st->stack[i].needs_restack;
+		n += st->stack[i].needs_restack && !st->stack[i].landed;
 	return n;
 }
 
@@ -63,6 +63,16 @@ static void render_base_behind(struct buf *out, const struct status *st)
 		 c->remote, c->base, c->remote, c->base, c->base);
 }
 
+static int has_children(const struct status *st, const char *branch)
+{
+	size_t i;
+
+	for (i = 0; i < st->nstack; i++)
+		if (!strcmp(st->stack[i].parent, branch))
+			return 1;
+	return 0;
+}
+
 static void render_text(struct buf *out, const struct status *st)
 {
 	const struct campaign *c = &st->campaign;
@@ -93,12 +103,21 @@ static void render_text(struct buf *out, const struct status *st)
 	if (restack) {
 		buf_reset(&line);
 		for (i = 0; i < st->nstack; i++)
-			if (st->stack[i].needs_restack)
+			if (st->stack[i].needs_restack && !st->stack[i].landed)
 				buf_addf(&line, " %s", st->stack[i].branch);
 		buf_puts(out, "          ");
 		color_add(out, 1, COLOR_YELLOW, "needs restack:");
 		buf_addf(out, "%s\n", line.ptr);
 	}
+	for (i = 0; i < st->nstack; i++)
+		if (st->stack[i].landed)
+			buf_addf(out, "          landed in %s: %s (%s)\n",
+				 st->stack[i].parent, st->stack[i].branch,
+				 has_children(st, st->stack[i].branch)
+					 ? "'git campaign stack restack' "
+					   "moves what is on it"
+					 : "'git campaign stack delete' "
+					   "takes it out");
 	if (!st->nstashes)
 		buf_addf(out, "stashes   none\n");
 	for (i = 0; i < st->nstashes; i++)
@@ -219,6 +238,7 @@ static void render_json(struct buf *out, const struct status *st)
 		json_add_str_or_null(e, "parent", st->stack[i].parent);
 		cJSON_AddBoolToObject(e, "needs_restack",
 				      st->stack[i].needs_restack);
+		cJSON_AddBoolToObject(e, "landed", st->stack[i].landed);
 		cJSON_AddBoolToObject(e, "parent_missing",
 				      st->stack[i].parent_missing);
 		if (st->stack[i].has_pr) {

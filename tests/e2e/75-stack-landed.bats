@@ -137,3 +137,22 @@ squash_bottom() {
 	assert_success
 	assert_line '    s2 (1 commit, parent gone)'
 }
+
+@test "status reports a squash-merged bottom as landed, not as needing a restack, before and after the restack" {
+	make_stack 3
+	squash_bottom
+	run --separate-stderr git campaign status
+	assert_success
+	assert_line 'stack     develop -> s1 (landed) -> s2 -> *s3*'
+	assert_line "          landed in develop: s1 ('git campaign stack restack' moves what is on it)"
+	refute_line --partial 'needs restack'
+	run --separate-stderr git campaign status --json
+	[ "$(echo "$output" | jq -r '.stack[] | select(.branch == "s1") | .landed')" = true ]
+	git campaign stack restack >/dev/null
+	run --separate-stderr git campaign status
+	assert_line 'stack     develop -> s2 -> *s3*'
+	assert_line "          landed in develop: s1 ('git campaign stack delete' takes it out)"
+	git campaign stack delete s1 >/dev/null
+	run --separate-stderr git campaign status
+	refute_line --partial landed
+}

@@ -8,6 +8,8 @@
 #include <cjson/cJSON.h>
 
 #include "core/base/outcache.h"
+#include "core/stack/graph.h"
+#include "core/stack/landed.h"
 #include "core/stack/model.h"
 #include "core/stack/conflict.h"
 #include "io/db.h"
@@ -33,6 +35,7 @@ void status_release(struct status *st)
 	for (i = 0; i < st->nstack; i++) {
 		free(st->stack[i].branch);
 		free(st->stack[i].parent);
+		free(st->stack[i].recorded);
 	}
 	free(st->stack);
 	for (i = 0; i < st->nstashes; i++)
@@ -62,6 +65,11 @@ static int collect_stack(struct status *st, struct ctx *ctx,
 		goto out;
 	stack_model_resolve(&m, refs, st->campaign.remote);
 	st->stack = xcalloc(m.n + 1, sizeof(*st->stack));
+	/* roots first: the names move into the links below */
+	for (i = 0; i < m.n; i++)
+		st->stack[i].may_have_landed =
+			m.rel[i].needs_restack && m.rel[i].tip_now[0] &&
+			!stack_model_find(&m, m.rel[i].parent);
 	for (i = 0; i < m.n; i++) {
 		struct stack_link *l = &st->stack[st->nstack++];
 
@@ -70,6 +78,15 @@ static int collect_stack(struct status *st, struct ctx *ctx,
 		m.rel[i].branch = m.rel[i].parent = NULL;
 		l->parent_missing = !m.rel[i].parent_now[0];
 		l->needs_restack = m.rel[i].needs_restack;
+		if (l->may_have_landed) {
+			snprintf(l->tip, sizeof(l->tip), "%s",
+				 m.rel[i].tip_now);
+			snprintf(l->parent_tip, sizeof(l->parent_tip), "%s",
+				 m.rel[i].parent_now);
+			l->recorded = m.rel[i].parent_tip
+					      ? xstrdup(m.rel[i].parent_tip)
+					      : NULL;
+		}
 	}
 	if (st->nstack > 1)
 		qsort(st->stack, st->nstack, sizeof(*st->stack), cmp_link);
@@ -141,6 +158,33 @@ static int ahead_behind(struct status *out, struct ctx *ctx, struct db *db)
 			      out->behind);
 		db_meta_set(db, AHEAD_BEHIND_KEY, v, DB_TRY, &ignored);
 		free(v);
+	}
+	return 0;
+}
+
+/* Which roots that need a restack have landed in their parent: the one
+ * part of the stack that needs the object database, read only when the
+ * rendering is not kept already (the facts hold its inputs) */
+static int collect_landed(struct status *st, struct ctx *ctx)
+{
+	git_repository *repo = NULL;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < st->nstack; i++) {
+		struct stack_link *l = &st->stack[i];
+		struct error e = ERROR_INIT;
+		git_oid tip, ptip, up;
+
+		if (!l->may_have_landed)
+			continue;
+		if (!repo && (rc = ctx_repo(&repo, ctx, 0)) < 0)
+			return rc;
+		l->landed = git_oid_fromstr(&tip, l->tip) == 0 &&
+			    git_oid_fromstr(&ptip, l->parent_tip) == 0 &&
+			    stack_upstream(&up, repo, l->recorded, &tip, &ptip,
+					   &e) == 0 &&
+			    stack_landed(repo, l->recorded, &up, &tip, &ptip);
 	}
 	return 0;
 }
@@ -244,7 +288,8 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 	if (out->base_found && out->head[0] &&
 	    (rc = ahead_behind(out, ctx, db)) < 0)
 		goto fail;
-	if ((rc = collect_base_behind(out, ctx)) < 0)
+	if ((rc = collect_base_behind(out, ctx)) < 0 ||
+	    (rc = collect_landed(out, ctx)) < 0)
 		goto fail;
 	if (!db)
 		return 0;
@@ -284,10 +329,15 @@ void status_facts(struct buf *out, const struct status *st)
 		buf_addf(out, "base-remote %s\n", st->base_remote);
 	if (st->index_path)
 		outcache_file_fact(out, st->index_path);
-	for (i = 0; i < st->nstack; i++)
-		buf_addf(out, "stack %s %s %d %d\n", st->stack[i].branch,
-			 st->stack[i].parent, st->stack[i].needs_restack,
-			 st->stack[i].parent_missing);
+	for (i = 0; i < st->nstack; i++) {
+		const struct stack_link *l = &st->stack[i];
+
+		buf_addf(out, "stack %s %s %d %d\n", l->branch, l->parent,
+			 l->needs_restack, l->parent_missing);
+		if (l->may_have_landed)
+			buf_addf(out, "landed? %s %s %s\n", l->tip,
+				 l->parent_tip, l->recorded ? l->recorded : "");
+	}
 	for (i = 0; i < st->nstashes; i++)
 		buf_addf(out, "stash %s %s\n", st->stashes[i].name,
 			 st->stashes[i].id);
@@ -349,6 +399,7 @@ void status_stack_line(struct buf *out, const struct status *st)
 			buf_addf(out, " -> %s%s%s%s", cur ? "*" : "", l->branch,
 				 cur ? "*" : "",
 				 l->parent_missing  ? " (parent gone)"
+				 : l->landed	    ? " (landed)"
 				 : l->needs_restack ? " (needs restack)"
 						    : "");
 		}

@@ -21,7 +21,14 @@ struct stack_link {
 	char *parent;
 	int needs_restack;  /* the parent moved since campaignParentTip */
 	int parent_missing; /* the parent branch no longer exists */
-	int has_pr;	    /* the PR cache has the branch's PR */
+	/* a root that needs a restack may have landed in its parent: its
+	 * tip, the parent's and the recorded tip, for status_facts, and the
+	 * answer (core/stack/landed.h), read with the records */
+	int may_have_landed;
+	char tip[41], parent_tip[41];
+	char *recorded;
+	int landed;
+	int has_pr; /* the PR cache has the branch's PR */
 	struct pr_cached pr;
 };
 
