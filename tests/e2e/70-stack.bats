@@ -276,10 +276,11 @@ would prune 1 finished operation"
 	git checkout -q e; diff <(snapshot_refs) "$WORLD/before" || fail after-dirt
 
 	git worktree add -q "$WORLD/wt2" s2
+	echo wip >>"$WORLD/wt2/e"
 	run --separate-stderr git campaign stack restack
 	assert_success
-	assert_output --partial "left s2: it is checked out in $WORLD/wt2; restack it from there"
-	git worktree remove "$WORLD/wt2"; diff <(snapshot_refs) "$WORLD/before" || fail after-wt
+	assert_output --partial "left s2: it is checked out in $WORLD/wt2, which has changes ('e'); commit or stash them there, then restack"
+	git worktree remove --force "$WORLD/wt2"; diff <(snapshot_refs) "$WORLD/before" || fail after-wt
 
 	git config branch.s1.campaignParent s3
 	run --separate-stderr git campaign stack restack --all

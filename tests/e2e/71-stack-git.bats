@@ -256,21 +256,28 @@ upstream_revert() {
 	git worktree add -q ../wt2 s2
 	git worktree add -q ../wt1 s1
 	git checkout -q s3
+	echo wip >>../wt2/e
 	(cd ../wt1 && sed -i 1s/.*/amended/ a && git commit -qa --amend --no-edit)
 	run --separate-stderr git -C ../wt1 campaign stack restack
 	assert_success
-	assert_output --partial "left s2: it is checked out in $WORLD/wt2; restack it from there"
+	assert_output --partial "left s2: it is checked out in $WORLD/wt2, which has changes ('e'); commit or stash them there, then restack"
+	refute_output --partial 'restacked'
+	git -C ../wt2 stash -q
 	run --separate-stderr git -C ../wt2 campaign stack restack
 	assert_success
 	assert_output --partial 'restacked s2:'
-	assert_output --partial "left s3: it is checked out in the main work tree; restack it from there"
+	# the main work tree is clean: s3 follows there
+	assert_output --partial 'restacked s3:'
 	git merge-base --is-ancestor s1 s2
+	git merge-base --is-ancestor s2 s3
+	git -C ../wt2 stash pop -q
 	run --separate-stderr git campaign stack restack
 	assert_success
-	assert_output --partial 'restacked s3:'
-	git merge-base --is-ancestor s2 s3
+	assert_output 'nothing to restack'
+	[ "$(git symbolic-ref HEAD)" = refs/heads/s3 ]
+	git diff --quiet s3 && git diff --cached --quiet s3
 	[ -z "$(git status --porcelain)" ]
-	[ -z "$(git -C ../wt2 status --porcelain)" ]
+	[ "$(git -C ../wt2 status --porcelain)" = ' M e' ]
 }
 
 # fake_gpg: a gpg.program that signs as gpg's interface does (status on

@@ -193,3 +193,90 @@ notes_of() {
 	diff <(notes_of campaign) <(cd ../twin3 && notes_of campaign)
 	[ -z "$(notes_of campaign | grep -E '^s[23]: m ')" ]
 }
+
+# amend_bottom_wt2: s2 checked out in ../wt2, s1 amended (a's first
+# line), s3 checked out here
+amend_bottom_wt2() {
+	make_stack 3
+	git checkout -q develop
+	git worktree add -q ../wt2 s2
+	git checkout -q s1
+	sed -i 1s/.*/amended/ a
+	git commit -qa --amend --no-edit
+	git checkout -q s3
+}
+
+@test "a stacked branch checked out in another clean work tree is restacked from here: its HEAD, index and files follow, the others untouched" {
+	amend_bottom_wt2
+	local mtime
+	touch -d '2020-01-01 00:00' ../wt2/c
+	mtime=$(stat -c %Y ../wt2/c)
+	# git's answer, from a twin without the work tree
+	rm -rf ../twin
+	cp -a . ../twin
+	rm -rf ../twin/.git/worktrees
+	run --separate-stderr git campaign stack restack
+	assert_success
+	assert_line --partial 'restacked s2:'
+	refute_output --partial left
+	git merge-base --is-ancestor s1 s2
+	[ "$(git -C ../wt2 symbolic-ref HEAD)" = refs/heads/s2 ]
+	git -C ../wt2 diff --quiet s2 || fail "wt2's files differ from s2"
+	git -C ../wt2 diff --cached --quiet s2 || fail "wt2's index differs from s2"
+	[ -z "$(git -C ../wt2 status --porcelain)" ] || fail "$(git -C ../wt2 status --porcelain)"
+	[ "$(head -1 ../wt2/a)" = amended ] || fail "wt2: $(head -1 ../wt2/a)"
+	[ "$(stat -c %Y ../wt2/c)" = "$mtime" ] || fail "an unchanged file was rewritten"
+	# as git rebase of s2 leaves its files
+	(cd ../twin && git rebase -q --onto s1 "s1@{1}" s2) ||
+		fail "git rebase failed in the twin"
+	[ "$(git rev-parse s2^{tree})" = "$(git -C ../twin rev-parse s2^{tree})" ] ||
+		fail "the trees differ"
+	diff <(cd ../wt2 && sha256sum a b c d e) <(cd ../twin && sha256sum a b c d e)
+}
+
+@test "abort after the refs moved puts the other work tree back with its branch" {
+	amend_bottom_wt2
+	local before
+	before=$(git -C ../wt2 rev-parse HEAD)
+	run env GIT_CAMPAIGN_TEST_KILL_AT=checkout git campaign stack restack
+	[ "$status" -eq 137 ] || fail "not killed: $status $output"
+	[ "$(head -1 ../wt2/a)" = amended ] || fail "wt2 was not updated"
+	run --separate-stderr git campaign stack abort
+	assert_success
+	[ "$(git rev-parse s2)" = "$before" ]
+	[ -z "$(git -C ../wt2 status --porcelain)" ] || fail "$(git -C ../wt2 status --porcelain)"
+	[ "$(head -1 ../wt2/a)" = 'a 1' ]
+	# and continue after a kill before that work tree was written
+	run env GIT_CAMPAIGN_TEST_KILL_AT=applied git campaign stack restack
+	[ "$status" -eq 137 ] || fail "not killed: $status $output"
+	run --separate-stderr git campaign stack continue
+	assert_success
+	[ -z "$(git -C ../wt2 status --porcelain)" ] || fail "$(git -C ../wt2 status --porcelain)"
+	git -C ../wt2 diff --quiet s2
+}
+
+@test "a branch checked out in another work tree with changes is left, the reason naming that work tree, and nothing there moves" {
+	amend_bottom_wt2
+	echo wip >>../wt2/e
+	local s2
+	s2=$(git rev-parse s2)
+	run --separate-stderr git campaign stack restack
+	assert_success
+	assert_line "left s2: it is checked out in $WORLD/wt2, which has changes ('e'); commit or stash them there, then restack"
+	[ "$(git rev-parse s2)" = "$s2" ]
+	[ "$(git -C ../wt2 status --porcelain)" = ' M e' ]
+	# an untracked file there in the way of the new tip refuses it all
+	git -C ../wt2 checkout -q e
+	git checkout -q s1
+	echo probe >probe.txt
+	git add probe.txt
+	git commit -q --amend --no-edit
+	git checkout -q s3
+	echo mine >../wt2/probe.txt
+	run --separate-stderr git campaign stack restack
+	assert_failure 128
+	assert_equal "$(echo "$stderr" | head -1)" \
+		"fatal: untracked files in the work tree of 's2' ($WORLD/wt2/) would be overwritten: probe.txt; nothing was restacked"
+	[ "$(git rev-parse s2)" = "$s2" ]
+	[ "$(cat ../wt2/probe.txt)" = mine ]
+}

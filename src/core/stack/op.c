@@ -15,6 +15,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/recover.h"
 #include "core/stack/renamed.h"
+#include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -40,6 +41,7 @@ static void free_branch(struct op_branch *b)
 	free(b->parent_old);
 	free(b->tip_old);
 	free(b->parent_new);
+	free(b->wt_path);
 	cJSON_Delete(b->notes);
 }
 
@@ -92,6 +94,8 @@ static cJSON *plan_json(const struct stack_op *op)
 		json_add_str_or_null(e, "parent_old", b->parent_old);
 		json_add_str_or_null(e, "tip_old", b->tip_old);
 		json_add_str_or_null(e, "parent_new", b->parent_new);
+		if (b->wt_path)
+			cJSON_AddStringToObject(e, "wt_path", b->wt_path);
 		cJSON_AddItemToArray(a, e);
 	}
 	if (op->fixed)
@@ -125,6 +129,7 @@ static int plan_from_json(struct stack_op *op, const cJSON *j)
 		b->parent_old = json_dup_str(e, "parent_old");
 		b->tip_old = json_dup_str(e, "tip_old");
 		b->parent_new = json_dup_str(e, "parent_new");
+		b->wt_path = json_dup_str(e, "wt_path");
 		b->pidx = cJSON_GetObjectItemCaseSensitive(e, "pidx")->valueint;
 		if (!b->name ||
 		    repo_oid_from_json(
@@ -750,6 +755,65 @@ static const char *head_after(const struct stack_op *op)
 	return from && to && !strcmp(from, op->head) ? to : op->head;
 }
 
+/* The other work trees whose branch moved follow it: their index and
+ * files brought to its new tip, before the journal says "checkout", so
+ * that continue after a kill takes them up again */
+static int checkout_elsewhere(struct stack_op *op, struct ctx *ctx)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < op->n && !op->checked; i++) {
+		const struct op_branch *b = &op->b[i];
+
+		if (!b->wt_path || !b->done || git_oid_equal(&b->old, &b->new))
+			continue;
+		if ((rc = stack_wt_checkout(b->wt_path, &b->new, &ctx->err)) <
+		    0) {
+			error_clear(&ctx->err);
+			rc = error_set(&ctx->err, GCAMP_EFATAL,
+				       "the branches are updated but the work "
+				       "tree of '%s' (%s) is not",
+				       b->name, b->wt_path);
+			error_hint(&ctx->err,
+				   "move the files in the way aside there, "
+				   "then run 'git campaign stack continue'");
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int stack_op_restore_elsewhere(struct stack_op *op, struct ctx *ctx)
+{
+	git_repository *repo;
+	size_t i;
+	int rc;
+
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	for (i = 0; i < op->n; i++) {
+		const struct op_branch *b = &op->b[i];
+		char *ref;
+		git_oid now;
+		int back;
+
+		if (!b->wt_path)
+			continue;
+		ref = xasprintf("refs/heads/%s", b->name);
+		back = git_reference_name_to_id(&now, repo, ref) == 0 &&
+		       git_oid_equal(&now, &b->old);
+		git_error_clear();
+		free(ref);
+		/* only one moved back: one left where someone moved it is
+		 * theirs */
+		if (back && (rc = stack_wt_checkout(b->wt_path, &b->old,
+						    &ctx->err)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 {
 	struct strvec paths = STRVEC_INIT;
@@ -763,6 +827,8 @@ int stack_op_checkout(struct stack_op *op, struct ctx *ctx)
 
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	if ((rc = checkout_elsewhere(op, ctx)) < 0)
 		return rc;
 	if (!op->head || op->checked)
 		goto done;

@@ -21,6 +21,8 @@ struct op_branch {
 	char *tip_old;
 	char *parent_new;
 	int done, skipped;
+	char *wt_path; /* another work tree it is checked out in, whose index
+			  and files follow it; NULL when none */
 	git_oid new;
 	cJSON *notes; /* [[old, new], ...] commits whose note to copy */
 };
@@ -101,6 +103,10 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx);
 /* Deletes the backup refs of op (one that moved nothing needs none). */
 void stack_op_drop_backups(git_repository *repo, const struct stack_op *op);
+/* After op's refs moved back (abort): the other work trees of op's
+ * branches (wt_path) whose branch is back at its old tip get their index
+ * and files back to it. */
+int stack_op_restore_elsewhere(struct stack_op *op, struct ctx *ctx);
 /* Ends op: the journal entry is closed (ok or aborted), temporary files
  * are removed. */
 int stack_op_finish(struct stack_op *op, struct ctx *ctx, int ok);

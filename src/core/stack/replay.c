@@ -13,6 +13,7 @@
 #include "core/stack/restack.h"
 #include "core/stack/rewrite.h"
 #include "core/stack/sign.h"
+#include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -826,14 +827,29 @@ static int check_in_way(struct stack_op *op, struct ctx *ctx,
 	git_repository *repo;
 	git_commit *commit = NULL;
 	git_index *index = NULL;
+	const struct op_branch *where = NULL;
 	const cJSON *e;
 	char *ref;
 	git_oid to;
 	size_t k;
 	int rc, found = 0;
 
-	if (!op->head || (rc = ctx_repo(&repo, ctx, 1)) < 0)
-		return op->head ? rc : 0;
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
+	for (k = 0; k < op->n && !paths.nr; k++) {
+		const struct op_branch *b = &op->b[k];
+
+		if (b->wt_path && b->done && !git_oid_equal(&b->old, &b->new) &&
+		    (rc = stack_wt_in_way(&paths, b->wt_path, &b->new,
+					  &ctx->err)) < 0)
+			goto out;
+		if (paths.nr)
+			where = b;
+	}
+	if (paths.nr)
+		goto refuse;
+	if (!op->head)
+		return 0;
 	ref = xasprintf("refs/heads/%s", op->head);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(apply, "refs")) {
 		const char *name = json_get_str(e, "ref");
@@ -857,6 +873,7 @@ static int check_in_way(struct stack_op *op, struct ctx *ctx,
 	}
 	if (!paths.nr)
 		goto out;
+refuse:
 	for (k = 0; k < paths.nr; k++)
 		buf_addf(&list, "%s%s", k ? ", " : "", paths.v[k]);
 	if (!op->touched) {
@@ -864,12 +881,20 @@ static int check_in_way(struct stack_op *op, struct ctx *ctx,
 		if ((rc = stack_op_finish(op, ctx, 0)) < 0)
 			goto out;
 	}
-	rc = error_set(&ctx->err, GCAMP_EFATAL,
-		       "untracked files in the work tree of '%s' would be "
-		       "overwritten: %s; %s",
-		       op->head, list.ptr,
-		       op->touched ? "no branch was moved yet"
-				   : "nothing was restacked");
+	if (where)
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "untracked files in the work tree of '%s' (%s) "
+			       "would be overwritten: %s; %s",
+			       where->name, where->wt_path, list.ptr,
+			       op->touched ? "no branch was moved yet"
+					   : "nothing was restacked");
+	else
+		rc = error_set(&ctx->err, GCAMP_EFATAL,
+			       "untracked files in the work tree of '%s' would "
+			       "be overwritten: %s; %s",
+			       op->head, list.ptr,
+			       op->touched ? "no branch was moved yet"
+					   : "nothing was restacked");
 	if (op->touched)
 		error_hint(&ctx->err, "move them aside, then run 'git campaign "
 				      "stack continue'");

@@ -14,6 +14,7 @@
 #include "core/stack/renamed.h"
 #include "core/stack/replay.h"
 #include "core/stack/sign.h"
+#include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -79,7 +80,7 @@ static size_t depth(const struct stack_graph *g, size_t i)
  * reason in skipped, and 2 returned */
 static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 			 git_repository *repo, const char *head,
-			 struct strvec *skipped)
+			 struct strvec *skipped, char **wt_path)
 {
 	const struct stack_branch *b = &g->b[i];
 	char *wt = NULL;
@@ -135,10 +136,17 @@ static int refuse_branch(struct ctx *ctx, const struct stack_graph *g, size_t i,
 	}
 	repo_branch_elsewhere(&wt, repo, b->name);
 	if (wt && skipped) {
+		char *why = NULL;
+
+		/* a clean work tree there follows the rewrite */
+		if (wt_path &&
+		    stack_wt_ready(wt_path, &why, repo, wt, b->name)) {
+			free(wt);
+			return 0;
+		}
 		strvec_push_owned(skipped,
-				  xasprintf("left %s: it is checked out in %s; "
-					    "restack it from there",
-					    b->name, wt));
+				  xasprintf("left %s: %s", b->name, why));
+		free(why);
 		free(wt);
 		return 2;
 	}
@@ -185,6 +193,7 @@ struct planning {
 	size_t n;
 	int *in_op; /* per branch of g: its index in op + 1, 0 when out */
 	struct strvec *skipped; /* the branches left, with why */
+	char *wt_path; /* the other work tree of the branch being checked */
 };
 
 /* stack move's checks; then the moved branch leaves its old chain and is
@@ -253,7 +262,8 @@ static int select_branches(struct planning *p)
 			return rc;
 		}
 		if (g->b[x].in_cycle)
-			return refuse_branch(p->ctx, g, x, p->repo, NULL, NULL);
+			return refuse_branch(p->ctx, g, x, p->repo, NULL, NULL,
+					     NULL);
 		for (root = x; g->b[root].parent_idx != STACK_NONE;)
 			root = g->b[root].parent_idx;
 	}
@@ -291,7 +301,8 @@ static int check_preconditions(struct planning *p, size_t i)
 	int rc;
 
 	if ((b->in_cycle || !b->exists || !b->parent_found) &&
-	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL, NULL)) < 0)
+	    (rc = refuse_branch(p->ctx, p->g, i, p->repo, NULL, NULL, NULL)) <
+		    0)
 		return rc;
 	if (i != p->moved && b->landed) {
 		/* nothing of it to replay: what is on it moves down */
@@ -309,7 +320,8 @@ static int check_preconditions(struct planning *p, size_t i)
 		return 1;
 	/* stack move names its branch: that one is refused, not left */
 	rc = refuse_branch(p->ctx, p->g, i, p->repo, p->op->head,
-			   i == p->moved ? NULL : p->skipped);
+			   i == p->moved ? NULL : p->skipped,
+			   i == p->moved ? NULL : &p->wt_path);
 	return rc == 2 ? 1 : rc;
 }
 
@@ -329,6 +341,8 @@ static int queue_branch(struct planning *p, size_t i)
 	ob->pidx = par != STACK_NONE && p->in_op[par] ? p->in_op[par] - 1 : -1;
 	ob->parent_old = xstrdup(b->parent);
 	ob->tip_old = b->parent_tip ? xstrdup(b->parent_tip) : NULL;
+	ob->wt_path = p->wt_path;
+	p->wt_path = NULL;
 	ob->parent_new = xstrdup(i == p->moved ? p->o->onto : b->parent);
 	ob->onto = i == p->moved ? p->onto_tip : b->parent_oid;
 	if (i != p->moved && par != STACK_NONE && p->g->b[par].landed) {
@@ -372,6 +386,8 @@ static int plan(struct stack_op *op, struct ctx *ctx, struct stack_graph *g,
 		rc = check_preconditions(&p, p.order[i]);
 		if (rc == 0)
 			rc = queue_branch(&p, p.order[i]);
+		free(p.wt_path);
+		p.wt_path = NULL;
 		if (rc < 0)
 			goto out;
 	}
@@ -807,6 +823,8 @@ int restack_abort(struct restack_result *out, struct ctx *ctx)
 	} else if ((rc = put_worktree_back(op, ctx)) < 0) {
 		goto out;
 	}
+	if (op->apply && (rc = stack_op_restore_elsewhere(op, ctx)) < 0)
+		goto out;
 	/* backups stay when a branch was left where someone moved it */
 	if (!left)
 		stack_op_drop_backups(repo, op);
