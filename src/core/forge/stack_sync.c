@@ -73,6 +73,29 @@ static int retarget(struct stack_sync_result *out, struct ctx *ctx,
 	return rc;
 }
 
+/* retargets i's open PR, based on parent branch b->parent, which has
+ * landed in its own parent (told offline: no merged PR says so) */
+static int retarget_landed(struct stack_sync_result *out, struct ctx *ctx,
+			   struct github *gh, const struct stack_branch *b,
+			   struct github_pr *p, const char *onto)
+{
+	struct github_pr after = {0};
+	int rc;
+
+	if (p->stacked || (p->base && strcmp(p->base, b->parent)))
+		return 0;
+	if ((rc = github_pr_update(&after, gh, p->number, NULL, NULL, onto,
+				   &ctx->err)) < 0)
+		return rc;
+	strvec_pushf(&out->lines,
+		     "retargeted #%ld %s onto %s (%s landed in %s)", p->number,
+		     b->name, onto, b->parent, onto);
+	rc = submit_record_pr(ctx, b->name, &after);
+	github_pr_release(p);
+	*p = after;
+	return rc;
+}
+
 /* runs git with args; a failure is "cannot WHAT: <git's last line>" */
 static int run_git(struct ctx *ctx, const char *const *args, const char *what)
 {
@@ -163,13 +186,29 @@ out:
 }
 
 /* the bases of the merged PRs that children are moved onto, or that are
- * taken out of the stack, each once: fetched and brought up to date */
+ * taken out of the stack, each once: fetched and brought up to date (the
+ * campaign's base is, first, when its remote tracks it) */
 static int sync_bases(struct stack_sync_result *out, struct ctx *ctx,
 		      const struct stack_graph *g, const struct github_pr *prs)
 {
 	struct strvec done = STRVEC_INIT;
+	git_repository *repo;
+	git_oid id;
+	char *tracking;
 	size_t i;
 	int rc = 0;
+
+	if (g->remote && g->base && (rc = ctx_repo(&repo, ctx, 0)) < 0)
+		return rc;
+	if (g->remote && g->base) {
+		tracking = xasprintf("refs/remotes/%s/%s", g->remote, g->base);
+		if (git_reference_name_to_id(&id, repo, tracking) == 0) {
+			strvec_push(&done, g->base);
+			rc = sync_base(out, ctx, g, g->base);
+		}
+		git_error_clear();
+		free(tracking);
+	}
 
 	for (i = 0; i < g->n && !rc; i++) {
 		const struct stack_branch *b = &g->b[i];
@@ -250,6 +289,34 @@ static int unstack_merged(struct stack_sync_result *out, struct ctx *ctx,
 	return rc;
 }
 
+/* A landed branch that no merged PR took out of the stack, with nothing
+ * left on it: the command that takes it out, offered, not run (only its
+ * trees and patch ids say it landed) */
+static void offer_landed(struct stack_sync_result *out,
+			 const struct stack_graph *g,
+			 const struct github_pr *prs,
+			 const struct strvec *moved)
+{
+	size_t i, k;
+
+	for (i = 0; i < g->n; i++) {
+		int kept = 0;
+
+		if (!g->b[i].landed || (prs[i].number && prs[i].merged))
+			continue;
+		for (k = 0; k < g->n; k++)
+			if (g->b[k].parent_idx == i &&
+			    !listed(moved, g->b[k].name))
+				kept = 1;
+		if (!kept)
+			strvec_pushf(&out->lines,
+				     "%s has landed in %s: 'git campaign stack "
+				     "delete %s --branch' deletes it",
+				     g->b[i].name, g->b[i].parent,
+				     g->b[i].name);
+	}
+}
+
 int stack_sync(struct stack_sync_result *out, struct ctx *ctx,
 	       github_wait_fn on_wait)
 {
@@ -287,12 +354,31 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx,
 	 * stale one would stop at conflicts GitHub does not have */
 	if ((rc = sync_bases(out, ctx, &g, prs)) < 0)
 		goto out;
+	/* then which parents have landed in it, told offline (the graph
+	 * loaded again: the base may have moved) */
+	stack_graph_release(&g);
+	if ((rc = stack_graph_load(&g, ctx)) < 0)
+		goto out;
 	/* retarget every child of a merged parent before anything deletes
 	 * the parent's branch (GitHub closes the PRs based on it) */
 	for (k = 0; k < n; k++) {
 		const struct stack_branch *b = &g.b[order[k]];
 		size_t p = b->parent_idx;
 
+		if (p != STACK_NONE && g.b[p].landed &&
+		    !(prs[p].number && prs[p].merged)) {
+			/* landed without a merged PR to say so: moved all
+			 * the same, its PR retargeted first */
+			if (prs[order[k]].number &&
+			    !strcmp(prs[order[k]].state, "open") &&
+			    (rc = retarget_landed(out, ctx, gh, b,
+						  &prs[order[k]],
+						  g.b[p].parent)) < 0)
+				goto out;
+			strvec_push(&moves, b->name);
+			strvec_push(&onto, g.b[p].parent);
+			continue;
+		}
 		if (p == STACK_NONE || !prs[order[k]].number ||
 		    strcmp(prs[order[k]].state, "open") || !prs[p].number)
 			continue;
@@ -351,6 +437,7 @@ int stack_sync(struct stack_sync_result *out, struct ctx *ctx,
 	}
 	if ((rc = unstack_merged(out, ctx, &g, prs, &moves, &unstacked)) < 0)
 		goto out;
+	offer_landed(out, &g, prs, &moves);
 	if (moves.nr || unstacked)
 		strvec_pushf(
 			&out->lines,
