@@ -280,3 +280,18 @@ amend_bottom_wt2() {
 	[ "$(git rev-parse s2)" = "$s2" ]
 	[ "$(cat ../wt2/probe.txt)" = mine ]
 }
+
+@test "undo of a restack that moved a branch of another clean work tree puts that work tree back with it" {
+	amend_bottom_wt2
+	local s2 s3
+	s2=$(git rev-parse s2)
+	s3=$(git rev-parse s3)
+	git campaign stack restack >/dev/null
+	[ "$(head -1 ../wt2/a)" = amended ]
+	run --separate-stderr git campaign undo
+	assert_success
+	[ "$(git rev-parse s2 s3)" = "$(printf '%s\n%s' "$s2" "$s3")" ]
+	[ -z "$(git -C ../wt2 status --porcelain)" ] || fail "$(git -C ../wt2 status --porcelain)"
+	[ "$(head -1 ../wt2/a)" = 'a 1' ]
+	[ -z "$(git status --porcelain)" ]
+}

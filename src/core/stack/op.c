@@ -760,58 +760,91 @@ static const char *head_after(const struct stack_op *op)
  * that continue after a kill takes them up again */
 static int checkout_elsewhere(struct stack_op *op, struct ctx *ctx)
 {
-	size_t i;
-	int rc;
+	struct stack_wt_move *m = NULL;
+	size_t i, n = 0;
+	int rc = 0;
 
-	for (i = 0; i < op->n && !op->checked; i++) {
-		const struct op_branch *b = &op->b[i];
-
-		if (!b->wt_path || !b->done || git_oid_equal(&b->old, &b->new))
-			continue;
-		if ((rc = stack_wt_checkout(b->wt_path, &b->new, &ctx->err)) <
+	if (!op->checked)
+		n = stack_op_wt_moves(&m, op);
+	for (i = 0; i < n; i++) {
+		if ((rc = stack_wt_checkout(m[i].path, &m[i].new, &ctx->err)) <
 		    0) {
 			error_clear(&ctx->err);
 			rc = error_set(&ctx->err, GCAMP_EFATAL,
 				       "the branches are updated but the work "
 				       "tree of '%s' (%s) is not",
-				       b->name, b->wt_path);
+				       m[i].branch, m[i].path);
 			error_hint(&ctx->err,
 				   "move the files in the way aside there, "
 				   "then run 'git campaign stack continue'");
-			return rc;
+			break;
 		}
 	}
-	return 0;
+	free(m);
+	return rc;
+}
+
+size_t stack_op_wt_moves(struct stack_wt_move **out, const struct stack_op *op)
+{
+	const cJSON *refs =
+		op->fixed ? cJSON_GetObjectItemCaseSensitive(op->fixed, "refs")
+			  : NULL;
+	const cJSON *e;
+	size_t i, n = 0;
+
+	*out = xcalloc(op->n + (size_t)cJSON_GetArraySize(refs) + 1,
+		       sizeof(**out));
+	for (i = 0; i < op->n; i++) {
+		const struct op_branch *b = &op->b[i];
+
+		if (!b->wt_path || !b->done || git_oid_equal(&b->old, &b->new))
+			continue;
+		(*out)[n++] = (struct stack_wt_move){b->name, b->wt_path,
+						     b->old, b->new};
+	}
+	cJSON_ArrayForEach(e, refs) {
+		struct stack_wt_move *m = &(*out)[n];
+
+		m->branch = json_get_str(e, "branch");
+		m->path = json_get_str(e, "wt_path");
+		if (m->branch && m->path &&
+		    repo_oid_from_json(
+			    &m->old,
+			    cJSON_GetObjectItemCaseSensitive(e, "old")) == 0 &&
+		    repo_oid_from_json(
+			    &m->new,
+			    cJSON_GetObjectItemCaseSensitive(e, "new")) == 0)
+			n++;
+	}
+	return n;
 }
 
 int stack_op_restore_elsewhere(struct stack_op *op, struct ctx *ctx)
 {
+	struct stack_wt_move *m = NULL;
 	git_repository *repo;
-	size_t i;
+	size_t i, n;
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
-	for (i = 0; i < op->n; i++) {
-		const struct op_branch *b = &op->b[i];
-		char *ref;
+	n = stack_op_wt_moves(&m, op);
+	for (i = 0; i < n && rc == 0; i++) {
+		char *ref = xasprintf("refs/heads/%s", m[i].branch);
 		git_oid now;
 		int back;
 
-		if (!b->wt_path)
-			continue;
-		ref = xasprintf("refs/heads/%s", b->name);
 		back = git_reference_name_to_id(&now, repo, ref) == 0 &&
-		       git_oid_equal(&now, &b->old);
+		       git_oid_equal(&now, &m[i].old);
 		git_error_clear();
 		free(ref);
 		/* only one moved back: one left where someone moved it is
 		 * theirs */
-		if (back && (rc = stack_wt_checkout(b->wt_path, &b->old,
-						    &ctx->err)) < 0)
-			return rc;
+		if (back)
+			rc = stack_wt_checkout(m[i].path, &m[i].old, &ctx->err);
 	}
-	return 0;
+	free(m);
+	return rc;
 }
 
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx)

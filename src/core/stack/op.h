@@ -103,6 +103,15 @@ int stack_op_apply_refs(struct stack_op *op, struct ctx *ctx, int inverse,
 int stack_op_checkout(struct stack_op *op, struct ctx *ctx);
 /* Deletes the backup refs of op (one that moved nothing needs none). */
 void stack_op_drop_backups(git_repository *repo, const struct stack_op *op);
+/* A branch of op checked out in another work tree that follows it. */
+struct stack_wt_move {
+	const char *branch, *path; /* borrowed from op */
+	git_oid old, new;
+};
+/* The moves of op's branches (done ones, that moved) and of its fixed
+ * updates that name another work tree, in *out (caller frees); returns
+ * their count. */
+size_t stack_op_wt_moves(struct stack_wt_move **out, const struct stack_op *op);
 /* After op's refs moved back (abort): the other work trees of op's
  * branches (wt_path) whose branch is back at its old tip get their index
  * and files back to it. */

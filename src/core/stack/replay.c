@@ -827,29 +827,28 @@ static int check_in_way(struct stack_op *op, struct ctx *ctx,
 	git_repository *repo;
 	git_commit *commit = NULL;
 	git_index *index = NULL;
-	const struct op_branch *where = NULL;
+	struct stack_wt_move *moves = NULL;
+	const struct stack_wt_move *where = NULL;
 	const cJSON *e;
 	char *ref;
 	git_oid to;
-	size_t k;
+	size_t k, nm;
 	int rc, found = 0;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
-	for (k = 0; k < op->n && !paths.nr; k++) {
-		const struct op_branch *b = &op->b[k];
-
-		if (b->wt_path && b->done && !git_oid_equal(&b->old, &b->new) &&
-		    (rc = stack_wt_in_way(&paths, b->wt_path, &b->new,
+	nm = stack_op_wt_moves(&moves, op);
+	for (k = 0; k < nm && !paths.nr; k++) {
+		if ((rc = stack_wt_in_way(&paths, moves[k].path, &moves[k].new,
 					  &ctx->err)) < 0)
 			goto out;
 		if (paths.nr)
-			where = b;
+			where = &moves[k];
 	}
 	if (paths.nr)
 		goto refuse;
 	if (!op->head)
-		return 0;
+		goto out;
 	ref = xasprintf("refs/heads/%s", op->head);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(apply, "refs")) {
 		const char *name = json_get_str(e, "ref");
@@ -861,7 +860,7 @@ static int check_in_way(struct stack_op *op, struct ctx *ctx,
 	}
 	free(ref);
 	if (!found)
-		return 0;
+		goto out;
 	if ((rc = git_commit_lookup(&commit, repo, &to)) < 0 ||
 	    (rc = git_repository_index(&index, repo)) < 0 ||
 	    (rc = git_index_read(index, 0)) < 0 ||
@@ -885,7 +884,7 @@ refuse:
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "untracked files in the work tree of '%s' (%s) "
 			       "would be overwritten: %s; %s",
-			       where->name, where->wt_path, list.ptr,
+			       where->branch, where->path, list.ptr,
 			       op->touched ? "no branch was moved yet"
 					   : "nothing was restacked");
 	else
@@ -901,6 +900,7 @@ refuse:
 	else
 		error_hint(&ctx->err, "move them aside, then run it again");
 out:
+	free(moves);
 	buf_release(&list);
 	strvec_clear(&paths);
 	git_commit_free(commit);

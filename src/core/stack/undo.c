@@ -12,6 +12,7 @@
 #include "core/stack/op.h"
 #include "core/stack/replay.h"
 #include "core/stack/restack.h"
+#include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/clock.h"
@@ -56,15 +57,21 @@ static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 /* Refuses to move a branch checked out elsewhere, or the checked-out one
  * over local changes. */
 static int check_ref_branch(struct ctx *ctx, const struct stack_op *op,
-			    const char *branch)
+			    const char *branch, char **wt_path)
 {
 	git_repository *repo;
-	char *wt = NULL, *paths = NULL;
+	char *wt = NULL, *paths = NULL, *why = NULL;
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
 		return rc;
 	repo_branch_elsewhere(&wt, repo, branch);
+	/* a clean work tree there follows, as for restack */
+	if (wt && wt_path && stack_wt_ready(wt_path, &why, repo, wt, branch)) {
+		free(wt);
+		return 0;
+	}
+	free(why);
 	if (wt) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'%s' is checked out in another work tree (%s); "
@@ -163,7 +170,7 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		cJSON_AddNullToObject(e, "new");
 		cJSON_AddItemToArray(refs, e);
 		free(ref);
-		if ((rc = check_ref_branch(ctx, op, branch)) < 0)
+		if ((rc = check_ref_branch(ctx, op, branch, NULL)) < 0)
 			goto out;
 	}
 	cJSON_AddItemToArray(cfg, record_json(branch, g.b[i].parent,
@@ -292,7 +299,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	struct db *db;
 	cJSON *refs, *cfg;
 	const cJSON *e;
-	char *kind = NULL, *summary = NULL;
+	char *kind = NULL, *summary = NULL, *wt_path = NULL;
 	long long id;
 	int rc, undos = 0;
 
@@ -344,10 +351,15 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 			}
 			git_commit_free(c);
 		}
-		if ((rc = check_ref_branch(ctx, op, br->valuestring)) < 0 ||
+		if ((rc = check_ref_branch(ctx, op, br->valuestring,
+					   &wt_path)) < 0 ||
 		    (rc = check_left_as_is(ctx, repo, e, kind, id)) < 0)
 			goto out;
 		u = cJSON_CreateObject();
+		if (wt_path)
+			cJSON_AddStringToObject(u, "wt_path", wt_path);
+		free(wt_path);
+		wt_path = NULL;
 		cJSON_AddItemToObject(
 			u, "ref",
 			cJSON_Duplicate(
@@ -402,6 +414,7 @@ int stack_undo(struct restack_result *out, struct ctx *ctx)
 	strvec_push_owned(&out->notes, xasprintf("undid %s #%lld", kind, id));
 	rc = stack_op_run_fixed(op, ctx, out, summary);
 out:
+	free(wt_path);
 	free(kind);
 	free(summary);
 	stack_op_free(last);
