@@ -284,7 +284,7 @@ static int undo_moves(struct ctx *ctx, struct stack_op *op,
 	}
 	if (!cJSON_IsObject(r) || !from || !to)
 		return 0;
-	if ((rc = check_ref_branch(ctx, op, to)) < 0)
+	if ((rc = check_ref_branch(ctx, op, to, NULL)) < 0)
 		return rc;
 	u = cJSON_AddObjectToObject(op->fixed, "rename");
 	cJSON_AddStringToObject(u, "old", to);
