@@ -162,7 +162,7 @@ base_behind_remote() {
 	git branch -m s2 s2-frame-upload
 	s3=$(git rev-parse s3)
 	run git campaign stack show
-	assert_line "*   s3 (0 commits, parent renamed to s2-frame-upload: git campaign stack rename s2 s2-frame-upload)"
+	assert_line "*   s3 (1 commit, parent renamed to s2-frame-upload: git campaign stack rename s2 s2-frame-upload)"
 	run --separate-stderr git campaign stack restack --all
 	assert_failure 128
 	[ "${stderr_lines[0]}" = "fatal: the parent 's2' of 's3' does not exist" ]
