@@ -418,7 +418,9 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 	const struct import_format *fmt = NULL;
 	struct import_set set = IMPORT_SET_INIT;
 	struct strvec config = STRVEC_INIT;
+	struct convert_raw raw = {0};
 	struct record *recs = NULL;
+	char *scratch = NULL;
 	struct stamp s;
 	size_t i, n = 0;
 	int json = 0, status = 0;
@@ -449,8 +451,9 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		print_formats();
 		goto out;
 	}
-	if (cmd_need_campaign(ctx) < 0 ||
-	    convert_import_path(&set, fmt, argv[0], &ctx->err) < 0)
+	if (cmd_need_campaign(ctx) < 0 || ctx_scratch_dir(&scratch, ctx) < 0 ||
+	    convert_import_summarised(&set, fmt, argv[0], scratch, &raw,
+				      &ctx->err) < 0)
 		goto fail;
 	if (!set.nr) {
 		error_set(&ctx->err, GCAMP_EFATAL, "no measurements in '%s'",
@@ -463,8 +466,14 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		if (!strcmp(profilers[i], set.format))
 			s.profiler = profilers[i];
 	recs = xcalloc(set.nr, sizeof(*recs));
-	for (n = 0; n < set.nr; n++)
+	for (n = 0; n < set.nr; n++) {
 		measure_record_from_import(&recs[n], &set.recs[n], set.format);
+		/* a summary names the input it summarises */
+		if (set.recs[n].count && raw.path) {
+			recs[n].raw_path = xstrdup(raw.path);
+			recs[n].raw_sha256 = xstrdup(raw.sha256);
+		}
+	}
 	{
 		char what[64];
 
@@ -485,6 +494,8 @@ out:
 		record_release(&recs[i]);
 	free(recs);
 	import_set_release(&set);
+	convert_raw_release(&raw);
+	free(scratch);
 	strvec_clear(&config);
 	return status;
 }

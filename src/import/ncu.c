@@ -20,7 +20,9 @@
  *   Kbyte" is 32,768 byte, "1.02 Kbyte/block" 1,024 byte/block).
  * - config: kernel=NAME, launch=ID (ncu's ID; in the text form, the
  *   launch's position in the report), section=SECTION (details page),
- *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed. */
+ *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed.
+ * `measure import` folds the launches of a kernel into one summary per
+ * metric (import/summary.h); `git campaign ncu` keeps them. */
 #include "import/ncu.h"
 
 #include <stdio.h>

@@ -1,9 +1,16 @@
-/* Nsight Systems' summary reports (nsys stats --format csv) as import
- * records: cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum,
- * cuda_gpu_mem_size_sum and nvtx_sum, under their 2023.1+ names or the
- * older ones (cudaapisum, gpukernsum, ...), several in one input.
+/* Nsight Systems' reports (nsys stats --format csv) as import records:
+ * the summaries cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum,
+ * cuda_gpu_mem_size_sum and nvtx_sum, and the per-launch cuda_gpu_trace,
+ * under their 2023.1+ names or the older ones (cudaapisum, gpukernsum,
+ * gputrace, ...), several in one input.
  *
- * Records: one per row and kept statistic column.
+ * cuda_gpu_trace: one record per row and metric, "duration" in ns (lower)
+ * and, for a memory operation, "size" in bytes (Bytes (MB) = 10^6 bytes),
+ * config report=cuda_gpu_trace, name=NAME, launch=CORRID, and
+ * grid=(X,Y,Z), block=(X,Y,Z) for a kernel; `measure import` folds them
+ * into summaries per name and shape (import/summary.h).
+ *
+ * Summary reports: one record per row and kept statistic column.
  * - metric "calls": the column Num Calls, Instances, Count, Calls or
  *   Operations (unitless, stat "count": the robust signal);
  * - "time_total", "time_avg", "time_med", "time_min", "time_max",
@@ -38,9 +45,10 @@ static const struct report {
 	{"cuda_gpu_mem_time_sum", "gpumemtimesum"},
 	{"cuda_gpu_mem_size_sum", "gpumemsizesum"},
 	{"nvtx_sum", "nvtxsum"},
+	{"cuda_gpu_trace", "gputrace"},
 };
 #define NREPORTS ((int)(sizeof(reports) / sizeof(*reports)))
-enum { R_API, R_KERN, R_MEMTIME, R_MEMSIZE, R_NVTX };
+enum { R_API, R_KERN, R_MEMTIME, R_MEMSIZE, R_NVTX, R_TRACE };
 #define R_UNKNOWN (-1) /* not named: told from the header */
 #define R_OTHER (-2)   /* named, not one we read: skipped */
 
@@ -61,6 +69,9 @@ struct nsys {
 	struct column *cols;
 	int report, in_table, tables;
 	int name_col, grid_col, block_col;
+	/* cuda_gpu_trace: the columns, -1 when absent, and their scales */
+	int trace, t_dur, t_corr, t_bytes, t_grid[3], t_block[3];
+	int dur_exp10, bytes_exp10;
 	size_t nrec;
 };
 
@@ -262,6 +273,64 @@ static int infer(const struct nsys *st, int calls_col)
 	return R_API;
 }
 
+/* The exponent of ten from unit to base ("ns", or "B" with sizes); -99
+ * when unit is none of them */
+static int trace_scale(const char *unit, int kind)
+{
+	size_t i;
+
+	if (!*unit)
+		return kind == K_TIME ? 0 : -99;
+	for (i = 0; i < sizeof(unit_scales) / sizeof(*unit_scales); i++)
+		if (!strcmp(unit, unit_scales[i].name) &&
+		    unit_scales[i].kind == kind && !unit_scales[i].bin)
+			return unit_scales[i].exp10;
+	return -99;
+}
+
+/* A cuda_gpu_trace header (Start, Duration, CorrId, GrdX..BlkZ, Bytes,
+ * Name, ...): 1 when st->head is one, its columns noted */
+static int trace_header(struct nsys *st)
+{
+	static const char *const dims[] = {"x", "y", "z"};
+	char name[64], unit[16];
+	size_t i, d;
+
+	st->t_dur = st->t_corr = st->t_bytes = -1;
+	for (d = 0; d < 3; d++)
+		st->t_grid[d] = st->t_block[d] = -1;
+	for (i = 0; i < st->head.nr; i++) {
+		cell_split(st->head.v[i], name, sizeof(name), unit,
+			   sizeof(unit));
+		if (!strcmp(name, "duration")) {
+			st->t_dur = (int)i;
+			st->dur_exp10 = trace_scale(unit, K_TIME);
+		} else if (!strcmp(name, "corrid")) {
+			st->t_corr = (int)i;
+		} else if (!strcmp(name, "bytes")) {
+			st->t_bytes = (int)i;
+			/* the report's sizes are MB = 10^6 bytes */
+			st->bytes_exp10 = *unit ? trace_scale(unit, K_SIZE) : 6;
+		}
+		for (d = 0; d < 3; d++) {
+			if (!strncmp(name, "grd", 3) &&
+			    !strcmp(name + 3, dims[d]))
+				st->t_grid[d] = (int)i;
+			if (!strncmp(name, "blk", 3) &&
+			    !strcmp(name + 3, dims[d]))
+				st->t_block[d] = (int)i;
+		}
+	}
+	if (st->t_dur < 0 || st->t_corr < 0 || st->dur_exp10 == -99 ||
+	    (st->t_bytes >= 0 && st->bytes_exp10 == -99))
+		return 0;
+	st->trace = 1;
+	st->report = R_TRACE;
+	st->in_table = 1;
+	st->tables++;
+	return 1;
+}
+
 /* Reads a header line when it is one; returns 1 then, 0 when not. */
 static int header(struct nsys *st)
 {
@@ -294,6 +363,10 @@ static int header(struct nsys *st)
 		if (st->cols[i].kind == K_BLOCK)
 			st->block_col = (int)i;
 	}
+	st->trace = 0;
+	if (st->name_col >= 0 && (report == R_TRACE || report == R_UNKNOWN) &&
+	    trace_header(st))
+		return 1;
 	if (calls < 0 || st->name_col < 0)
 		return 0;
 	if (report == R_UNKNOWN) {
@@ -325,6 +398,74 @@ static const char *const memcpy_kinds[][2] = {
 	{"DtoD", "Device-to-Device"}, {"HtoH", "Host-to-Host"},
 	{"PtoP", "Peer-to-Peer"},
 };
+
+/* "(X,Y,Z)" of three columns, or NULL when the first is empty (a memory
+ * operation has no grid) */
+static char *dims_of(struct nsys *st, const int *col)
+{
+	const char *c[3];
+	size_t d;
+
+	for (d = 0; d < 3; d++) {
+		if (col[d] < 0)
+			return NULL;
+		c[d] = nv_trim(st->f.v[col[d]]);
+	}
+	if (!*c[0])
+		return NULL;
+	return xasprintf("(%s,%s,%s)", c[0], c[1], c[2]);
+}
+
+/* One launch or memory operation of cuda_gpu_trace: "duration" in ns and,
+ * for memory operations, "size" in bytes, with launch=CORRID; the
+ * summaries fold them per name, grid and block (import/summary.h). */
+static int trace_row(struct nsys *st, const char *rowname)
+{
+	struct import_rec *r;
+	const char *cell, *corr = nv_trim(st->f.v[st->t_corr]);
+	char *grid = dims_of(st, st->t_grid), *block = dims_of(st, st->t_block);
+	char msg[160];
+	double v;
+	int pass, rc = 0;
+
+	if (!*corr) {
+		rc = fail(st, "a correlation id in column \"CorrId\"");
+		goto out;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		int col = pass ? st->t_bytes : st->t_dur;
+
+		if (col < 0)
+			continue;
+		cell = nv_trim(st->f.v[col]);
+		if (pass && !*cell)
+			continue;
+		if (nv_number(&v, cell, strlen(cell),
+			      pass ? st->bytes_exp10 : st->dur_exp10) < 0) {
+			snprintf(msg, sizeof(msg),
+				 "a number in column \"%.100s\"",
+				 st->head.v[col]);
+			rc = fail(st, msg);
+			goto out;
+		}
+		r = import_add(st->out, pass ? "size" : "duration", v,
+			       pass ? "byte" : "ns");
+		if (!pass)
+			r->better = IMPORT_BETTER_LOWER;
+		import_rec_config(r, "report", "%s", reports[R_TRACE].name);
+		import_rec_config(r, "name", "%s", rowname);
+		import_rec_config(r, "launch", "%s", corr);
+		if (grid)
+			import_rec_config(r, "grid", "%s", grid);
+		if (block)
+			import_rec_config(r, "block", "%s", block);
+		st->nrec++;
+	}
+out:
+	free(grid);
+	free(block);
+	return rc;
+}
 
 static int row(struct nsys *st)
 {
@@ -358,6 +499,10 @@ static int row(struct nsys *st)
 					    memcpy_kinds[k][1]);
 		}
 		free(old);
+	}
+	if (st->trace) {
+		rc = trace_row(st, rowname);
+		goto out;
 	}
 	for (i = 0; i < st->f.nr; i++) {
 		const struct column *c = &st->cols[i];
@@ -519,6 +664,7 @@ int nsys_detect(const char *data, size_t len)
 			nv_starts(s, n, "Time (%),Total Time (") ||
 			nv_starts(s, n, "Time(%),Total Time (") ||
 			nv_starts(s, n, "Total (MB),Count,") ||
+			nv_starts(s, n, "Start (ns),Duration (ns),CorrId,") ||
 			nv_starts(s, n, "Total,Operations,Average,");
 	}
 	textscan_release(&it);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/summary.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -17,6 +18,8 @@ struct import_rec *import_add(struct import_set *s, const char *metric,
 {
 	struct import_rec *r;
 
+	if (s->sum)
+		import_summary_fold(s);
 	if (s->nr == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 16;
 		s->recs = xrealloc(s->recs, s->alloc * sizeof(*s->recs));
@@ -58,25 +61,30 @@ void import_rec_samples(struct import_rec *r, const double *v, size_t n)
 	r->nsamples = n;
 }
 
+void import_rec_release(struct import_rec *r)
+{
+	free(r->metric);
+	free(r->unit);
+	free(r->stat);
+	free(r->samples);
+	free(r->commit);
+	strvec_clear(&r->config);
+	memset(r, 0, sizeof(*r));
+}
+
 void import_set_release(struct import_set *s)
 {
 	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr; i++) {
-		struct import_rec *r = &s->recs[i];
-
-		free(r->metric);
-		free(r->unit);
-		free(r->stat);
-		free(r->samples);
-		free(r->commit);
-		strvec_clear(&r->config);
-	}
+	for (i = 0; i < s->nr; i++)
+		import_rec_release(&s->recs[i]);
 	free(s->recs);
+	import_summary_free(s->sum);
+	s->sum = NULL;
 	s->recs = NULL;
-	s->nr = s->alloc = 0;
+	s->nr = s->alloc = s->summaries = 0;
 	s->format = NULL;
 }
 

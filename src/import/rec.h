@@ -30,22 +30,35 @@ struct import_rec {
 	char *commit;	      /* the commit the input says it measured (a row of
 			       * a perf history), as written; NULL: the one imported
 			       * into */
+	/* a summary of launches (import/summary.h): value is their median,
+	 * stat "median", count the launches, sum their total; count 0 when r
+	 * is no summary */
+	size_t count;
+	double min, p10, p90, max, sum;
 };
+
+struct import_summary;
 
 struct import_set {
 	struct import_rec *recs;
 	size_t nr, alloc;
 	const char *format; /* the format's name, static */
+	/* NULL, or the launches being summarised (import_set_summarise):
+	 * a record with a "launch" config key is folded into its kernel's
+	 * summary as soon as the next one is added */
+	struct import_summary *sum;
+	size_t summaries; /* summary records appended by import_set_finish */
 };
 
 #define IMPORT_SET_INIT                                                        \
 	{                                                                      \
-		NULL, 0, 0, NULL                                               \
+		NULL, 0, 0, NULL, NULL, 0                                      \
 	}
 
 /* Appends a record and returns it (owned by s; valid until the next
  * import_add). metric is copied; unit may be NULL. stat starts as
- * "value", better as unknown. */
+ * "value", better as unknown. When s summarises, the record added before
+ * is folded into its summary first (import/summary.h). */
 struct import_rec *import_add(struct import_set *s, const char *metric,
 			      double value, const char *unit);
 
@@ -59,7 +72,11 @@ void import_rec_stat(struct import_rec *r, const char *stat);
 /* Copies n samples into r. */
 void import_rec_samples(struct import_rec *r, const double *v, size_t n);
 
-/* Frees every record. Accepts NULL. The set may be reused after. */
+/* Frees what r owns and zeroes it. */
+void import_rec_release(struct import_rec *r);
+
+/* Frees every record and the summaries. Accepts NULL. The set may be reused
+ * after. */
 void import_set_release(struct import_set *s);
 
 /* Parses a decimal number as tools print it: optional sign, thousands

@@ -396,11 +396,12 @@ hint: choose one with --config profiler=VALUE, or show them all with --cross-con
 	[ "$(rows)" = "$n" ]
 	run git reflog show -1 --format=%gs refs/notes/campaign
 	assert_output 'campaign: measure import'
-	# ncu: a profiler, keyed by kernel and launch; --config is added
+	# ncu: a profiler, summarised per kernel over its 2 launches; --config
+	# is added
 	git campaign measure import - --config model=x <"$F/ncu/h200-vadd-import-details.csv" >/dev/null
 	[ "$(notes_commits)" = 2 ]
 	run git notes --ref campaign show
-	assert_line --partial '"kernel":"vadd","launch":"1","model":"x","profiler":"ncu"'
+	assert_line --regexp '"n":2,"summary":.*"kernel":"vadd","model":"x","profiler":"ncu"'
 	# a directory of TEST-*.xml files, with its format named
 	git campaign measure import "$F/junit/dir" --format junit --commit HEAD >/dev/null
 	[ "$(notes_commits)" = 3 ]

@@ -1,14 +1,22 @@
 /* Converting what importers cannot read as it is: a binary JFR recording
- * runs through `jfr print --json`, and the importer gets its output. */
+ * runs through `jfr print --json`, and the importer gets its output; a
+ * per-launch trace is summarised and the input kept outside the
+ * repository. */
 #include "core/measure/convert.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "import/jfr.h"
+#include "import/summary.h"
 #include "io/proc.h"
 #include "util/buf.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 #define JFR_EVENTS "jdk.ExecutionSample,jdk.NativeMethodSample"
@@ -87,29 +95,21 @@ int convert_import_path(struct import_set *out, const struct import_format *fmt,
 	return convert_import_path_among(out, fmt, NULL, path, err);
 }
 
-int convert_import_path_among(struct import_set *out,
-			      const struct import_format *fmt,
-			      const char *const *only, const char *path,
-			      struct error *err)
+/* Parses data, the bytes of path, converting a JFR recording first. */
+static int convert_data(struct import_set *out, const struct import_format *fmt,
+			const char *const *only, const struct buf *data,
+			const char *path, struct error *err)
 {
-	struct buf data = BUF_INIT, json = BUF_INIT;
 	const struct import_format *f;
+	struct buf json = BUF_INIT;
 	char *label = NULL;
-	struct stat st;
 	int rc;
 
-	/* stdin cannot be handed to jfr, and directories hold no recording */
-	if (!strcmp(path, "-") || (!stat(path, &st) && S_ISDIR(st.st_mode)))
-		return import_path_among(out, fmt, only, path, err);
-	if ((rc = import_read_file(&data, path, err)) < 0)
-		goto out;
-	f = fmt ? fmt : import_detect_among(data.ptr, data.len, only);
-	if (!f || strcmp(f->name, "jfr") ||
-	    !jfr_is_recording(data.ptr, data.len)) {
-		rc = import_data_among(out, fmt, only, data.ptr, data.len, path,
-				       err);
-		goto out;
-	}
+	f = fmt ? fmt : import_detect_among(data->ptr, data->len, only);
+	if (!strcmp(path, "-") || !f || strcmp(f->name, "jfr") ||
+	    !jfr_is_recording(data->ptr, data->len))
+		return import_data_among(out, fmt, only, data->ptr, data->len,
+					 path, err);
 	if ((rc = run_jfr(&json, path, err)) < 0)
 		goto out;
 	label = xasprintf("%s (jfr print)", path);
@@ -117,6 +117,132 @@ int convert_import_path_among(struct import_set *out,
 out:
 	free(label);
 	buf_release(&json);
+	return rc;
+}
+
+int convert_import_path_among(struct import_set *out,
+			      const struct import_format *fmt,
+			      const char *const *only, const char *path,
+			      struct error *err)
+{
+	struct buf data = BUF_INIT;
+	struct stat st;
+	int rc;
+
+	/* stdin cannot be handed to jfr, and directories hold no recording */
+	if (!strcmp(path, "-") || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+		return import_path_among(out, fmt, only, path, err);
+	if ((rc = import_read_file(&data, path, err)) == 0)
+		rc = convert_data(out, fmt, only, &data, path, err);
 	buf_release(&data);
 	return rc;
+}
+
+/* The extension the kept copy of path gets: path's own when it is 1 to 8
+ * letters and digits, else "txt" */
+static const char *raw_ext(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	size_t i, n;
+
+	if (!dot || (slash && dot < slash) || dot == path || !strcmp(path, "-"))
+		return "txt";
+	n = strlen(dot + 1);
+	if (n < 1 || n > 8)
+		return "txt";
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)dot[1 + i]))
+			return "txt";
+	return dot + 1;
+}
+
+/* Writes data to file through a temporary name beside it, unless file
+ * exists: its name is its content's hash. */
+static int keep_file(const char *file, const struct buf *data,
+		     struct error *err)
+{
+	char *tmp = NULL;
+	struct stat st;
+	FILE *fp = NULL;
+	int rc = 0;
+
+	if (!stat(file, &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == data->len)
+		return 0;
+	tmp = xasprintf("%s.tmp%ld", file, (long)getpid());
+	if (!(fp = fopen(tmp, "wb")) ||
+	    fwrite(data->ptr, 1, data->len, fp) != data->len || fflush(fp) ||
+	    fsync(fileno(fp))) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", tmp,
+			       strerror(errno));
+		goto out;
+	}
+	if (fclose(fp)) {
+		fp = NULL;
+		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", tmp,
+			       strerror(errno));
+		goto out;
+	}
+	fp = NULL;
+	if (rename(tmp, file) < 0)
+		rc = error_set(err, GCAMP_EFATAL, "cannot rename '%s': %s", tmp,
+			       strerror(errno));
+out:
+	if (fp)
+		fclose(fp);
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+int convert_import_summarised(struct import_set *out,
+			      const struct import_format *fmt, const char *path,
+			      const char *scratch, struct convert_raw *raw,
+			      struct error *err)
+{
+	struct buf data = BUF_INIT;
+	char *dir = NULL, *file = NULL;
+	struct stat st;
+	int rc;
+
+	memset(raw, 0, sizeof(*raw));
+	import_set_summarise(out);
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		rc = import_path_among(out, fmt, NULL, path, err);
+		import_set_finish(out);
+		return rc;
+	}
+	if ((rc = import_read_file(&data, path, err)) < 0 ||
+	    (rc = convert_data(out, fmt, NULL, &data, path, err)) < 0)
+		goto out;
+	import_set_finish(out);
+	if (!out->summaries)
+		goto out;
+	sha256_hex(raw->sha256, data.ptr, data.len);
+	dir = xasprintf("%sraw", scratch);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		rc = error_set(err, GCAMP_EFATAL, "cannot create '%s': %s", dir,
+			       strerror(errno));
+		goto out;
+	}
+	file = xasprintf("%s/%s.%s", dir, raw->sha256, raw_ext(path));
+	if ((rc = keep_file(file, &data, err)) < 0)
+		goto out;
+	raw->path = xasprintf(CONVERT_RAW_PREFIX "%s.%s", raw->sha256,
+			      raw_ext(path));
+	raw->file = file;
+	file = NULL;
+out:
+	free(file);
+	free(dir);
+	buf_release(&data);
+	return rc;
+}
+
+void convert_raw_release(struct convert_raw *raw)
+{
+	free(raw->path);
+	free(raw->file);
+	memset(raw, 0, sizeof(*raw));
 }

@@ -35,6 +35,8 @@ void record_release(struct record *r)
 	strvec_clear(&r->config);
 	free(r->source);
 	free(r->at);
+	free(r->raw_path);
+	free(r->raw_sha256);
 	record_init(r);
 }
 
@@ -187,6 +189,19 @@ int record_check(const struct record *r, struct error *err)
 					 "sample %zu of '%s' is not a finite "
 					 "number",
 					 i + 1, r->metric);
+	if (r->summary && (r->n < 1 || !isfinite(r->min) || !isfinite(r->max) ||
+			   !isfinite(r->sum) ||
+			   !(r->min <= r->p10 && r->p10 <= r->value &&
+			     r->value <= r->p90 && r->p90 <= r->max)))
+		return error_set(err, GCAMP_EUSAGE,
+				 "the summary of '%s' is not n >= 1 and min <= "
+				 "p10 <= median <= p90 <= max",
+				 r->metric);
+	if (!r->raw_path != !r->raw_sha256)
+		return error_set(err, GCAMP_EUSAGE,
+				 "the raw input of '%s' needs a path and a "
+				 "SHA-256",
+				 r->metric);
 	if (!r->env || !*r->env)
 		return error_set(err, GCAMP_EUSAGE,
 				 "the record of '%s' has no env", r->metric);
@@ -216,6 +231,15 @@ cJSON *record_to_json(const struct record *r)
 		cJSON_AddItemToObject(
 			o, "samples",
 			cJSON_CreateDoubleArray(r->samples, (int)r->nsamples));
+	if (r->summary) {
+		cJSON *q = cJSON_AddObjectToObject(o, "summary");
+
+		cJSON_AddNumberToObject(q, "min", r->min);
+		cJSON_AddNumberToObject(q, "p10", r->p10);
+		cJSON_AddNumberToObject(q, "p90", r->p90);
+		cJSON_AddNumberToObject(q, "max", r->max);
+		cJSON_AddNumberToObject(q, "sum", r->sum);
+	}
 	if (r->arm)
 		cJSON_AddStringToObject(o, "arm", r->arm);
 	if (r->ctl >= 0)
@@ -224,6 +248,12 @@ cJSON *record_to_json(const struct record *r)
 		cJSON_AddNumberToObject(o, "iters", (double)r->iters);
 	cJSON_AddStringToObject(o, "env", r->env ? r->env : "");
 	cJSON_AddItemToObject(o, "config", config_object(r));
+	if (r->raw_path) {
+		cJSON *w = cJSON_AddObjectToObject(o, "raw");
+
+		cJSON_AddStringToObject(w, "path", r->raw_path);
+		cJSON_AddStringToObject(w, "sha256", r->raw_sha256);
+	}
 	if (r->source)
 		cJSON_AddStringToObject(o, "source", r->source);
 	cJSON_AddStringToObject(o, "at", r->at ? r->at : "");
@@ -251,8 +281,9 @@ int record_encode(struct buf *out, const struct record *r, struct error *err)
 
 /* The keys of schema 1; a bit each, to find one given twice. */
 static const char *const keys[] = {
-	"v",	   "run", "metric", "value", "unit", "better", "stat",	 "n",
-	"samples", "arm", "ctl",    "iters", "env",  "config", "source", "at",
+	"v",	"run",	  "metric",  "value", "unit",	 "better",
+	"stat", "n",	  "samples", "arm",   "ctl",	 "iters",
+	"env",	"config", "source",  "at",    "summary", "raw",
 };
 enum { K_V, K_RUN, K_METRIC, K_VALUE, K_ENV = 12, K_AT = 15 };
 
@@ -320,6 +351,54 @@ static int get_config(struct record *r, const cJSON *it, struct error *err)
 	return 0;
 }
 
+/* "summary": {"min": M, "p10": A, "p90": B, "max": X, "sum": S}, all
+ * finite */
+static int get_summary(struct record *r, const cJSON *it, struct error *err)
+{
+	static const char *const names[] = {"min", "p10", "p90", "max", "sum"};
+	double *to[] = {&r->min, &r->p10, &r->p90, &r->max, &r->sum};
+	size_t i;
+
+	if (!cJSON_IsObject(it))
+		return bad(err, "summary", "an object");
+	for (i = 0; i < 5; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, names[i]);
+
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+			return bad(err, "summary",
+				   "an object of finite min, p10, p90, max "
+				   "and sum");
+		*to[i] = v->valuedouble;
+	}
+	r->summary = 1;
+	return 0;
+}
+
+static int is_sha256(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return !s[i];
+}
+
+/* "raw": {"path": P, "sha256": H} */
+static int get_raw(struct record *r, const cJSON *it, struct error *err)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(it, "sha256");
+
+	if (!cJSON_IsObject(it) || !cJSON_IsString(p) || !*p->valuestring ||
+	    !cJSON_IsString(h) || !is_sha256(h->valuestring))
+		return bad(err, "raw",
+			   "an object of a path and 64 hex digits of sha256");
+	r->raw_path = xstrdup(p->valuestring);
+	r->raw_sha256 = xstrdup(h->valuestring);
+	return 0;
+}
+
 static int decode_key(struct record *r, size_t k, const cJSON *it,
 		      struct error *err)
 {
@@ -370,6 +449,10 @@ static int decode_key(struct record *r, size_t k, const cJSON *it,
 		return get_config(r, it, err);
 	case 14:
 		return get_string(&r->source, it, 1, err);
+	case 16:
+		return get_summary(r, it, err);
+	case 17:
+		return get_raw(r, it, err);
 	default:
 		return get_string(&r->at, it, 1, err);
 	}

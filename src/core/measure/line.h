@@ -26,6 +26,13 @@ struct record {
 	long n;		 /* samples behind value; 0 when absent */
 	double *samples; /* NULL when none */
 	size_t nsamples;
+	/* a summary of n launches (stat "median"): "summary" in the line */
+	int summary;
+	double min, p10, p90, max, sum;
+	/* the input kept outside the repository, relative to the git common
+	 * directory, and its SHA-256 in hex: "raw" in the line; NULL when
+	 * none was kept */
+	char *raw_path, *raw_sha256;
 	char *arm;	      /* "A", "B", ...; NULL when absent */
 	int ctl;	      /* -1 absent, else 0 or 1 (a control workload) */
 	long iters;	      /* -1 absent */
@@ -59,14 +66,15 @@ int record_new_run(char out[RECORD_RUN_LEN + 1], struct error *err);
  * of at most RECORD_MAX_NAME bytes with no control character and no space
  * at either end (text_name_problem; checked on writing only), value and
  * samples finite, better lower/higher, n >= 1 and equal to the number of
- * samples when both are given, run 16 hex digits, env and at set.
- * GCAMP_EUSAGE with the reason. */
+ * samples when both are given, a summary's numbers finite and ordered
+ * (min <= p10 <= value <= p90 <= max) with n, run 16 hex digits, env and at
+ * set. GCAMP_EUSAGE with the reason. */
 int record_check(const struct record *r, struct error *err);
 
 /* Appends r as one JSON line, without the newline, keys in the order of
- * DESIGN.md: v run metric value unit better stat n samples arm ctl iters
- * env config source at (absent optional keys left out). Checks r first
- * (record_check). */
+ * DESIGN.md: v run metric value unit better stat n samples summary arm ctl
+ * iters env config raw source at (absent optional keys left out). Checks r
+ * first (record_check). */
 int record_encode(struct buf *out, const struct record *r, struct error *err);
 
 /* The record as a cJSON object in the same key order; the caller deletes

@@ -636,6 +636,15 @@ void measure_record_from_import(struct record *r, const struct import_rec *in,
 		r->nsamples = in->nsamples;
 		r->n = (long)in->nsamples;
 	}
+	if (in->count) {
+		r->summary = 1;
+		r->n = (long)in->count;
+		r->min = in->min;
+		r->p10 = in->p10;
+		r->p90 = in->p90;
+		r->max = in->max;
+		r->sum = in->sum;
+	}
 	/* an importer's pair without '=' has no key: left out */
 	for (i = 0; i < in->config.nr; i++)
 		record_config_parse(r, in->config.v[i], &ignored);

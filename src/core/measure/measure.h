@@ -48,7 +48,8 @@ int measure_index_update(struct ctx *ctx);
 
 struct import_rec;
 /* Fills r (record_init first) from what an importer found: metric, value,
- * unit, better, stat, samples and config; source is the importer's name
+ * unit, better, stat, samples, a summary (n, min, p10, p90, max, sum) and
+ * config; source is the importer's name
  * ("ncu"). An importer's pair without '=' has no key and is left out. */
 void measure_record_from_import(struct record *r, const struct import_rec *in,
 				const char *source);

@@ -52,7 +52,8 @@ static int is_ncu_duration(const struct record *r)
 
 /* Adds record r of the import to t. JFR: the event with the most samples
  * wins (its total is the record without a method); ncu: each launch's
- * duration by kernel; nsys: kernel time by name, else API time. */
+ * duration by kernel (a summary's total and count); nsys: kernel time by
+ * name (cuda_gpu_kern_sum, or a cuda_gpu_trace's summaries). */
 static void tally_record(struct tally *t, const struct record *r)
 {
 	const char *name;
@@ -75,11 +76,22 @@ static void tally_record(struct tally *t, const struct record *r)
 		    !(name = record_config_get(r, "kernel")))
 			return;
 		t->what = "GPU time";
-		t->launches++;
-		tally_add(t, name, r->value);
+		/* a summary of launches: their count and total */
+		t->launches += r->summary ? r->n : 1;
+		tally_add(t, name, r->summary ? r->sum : r->value);
 	} else {
 		const char *rep = record_config_get(r, "report");
 
+		/* a trace's summaries of kernels (a grid: no memory copy) */
+		if (r->summary && rep && !strcmp(rep, "cuda_gpu_trace") &&
+		    !strcmp(r->metric, "duration") &&
+		    record_config_get(r, "grid") &&
+		    (name = record_config_get(r, "name"))) {
+			t->what = "GPU kernel time";
+			t->launches += r->n;
+			tally_add(t, name, r->sum);
+			return;
+		}
 		if (strcmp(r->metric, "time_total") || !rep ||
 		    !(name = record_config_get(r, "name")) ||
 		    strcmp(rep, "cuda_gpu_kern_sum"))
