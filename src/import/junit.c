@@ -186,27 +186,40 @@ static int read_events(struct jstate *st, struct xml_reader *x,
  * directory made for the same class when there are some. */
 static void emit(struct import_set *out, struct jstate *st, size_t first)
 {
-	size_t i, j, k;
+	/* the earlier files' records by "METRIC class=CLASS", to their
+	 * index in out: one look-up per class and outcome, not a scan */
+	struct textscan_names seen = TEXTSCAN_NAMES_INIT;
+	struct buf key = BUF_INIT;
+	size_t *at = NULL, i, j, k, n;
 
+	if (out->nr > first)
+		at = xcalloc(out->nr - first, sizeof(*at));
+	for (k = first; k < out->nr; k++) {
+		const struct import_rec *o = &out->recs[k];
+
+		if (o->config.nr != 1)
+			continue;
+		buf_reset(&key);
+		buf_addf(&key, "%s %s", o->metric, o->config.v[0]);
+		i = textscan_name(&seen, key.ptr, key.len);
+		if (i == seen.nr - 1 && !at[i])
+			at[i] = k + 1;
+	}
+	n = seen.nr; /* keys added below are new records' */
 	for (i = 0; i < st->names.nr; i++) {
 		for (j = 0; j < J_NR; j++) {
-			struct import_rec *r = NULL;
+			struct import_rec *r;
 
-			for (k = first; k < out->nr; k++) {
-				struct import_rec *o = &out->recs[k];
-
-				if (o->config.nr == 1 &&
-				    !strcmp(o->metric, outcomes[j].metric) &&
-				    !strncmp(o->config.v[0], "class=", 6) &&
-				    !strcmp(o->config.v[0] + 6,
-					    st->names.v[i])) {
-					r = o;
-					break;
+			if (n) {
+				buf_reset(&key);
+				buf_addf(&key, "%s class=%s",
+					 outcomes[j].metric, st->names.v[i]);
+				k = textscan_name(&seen, key.ptr, key.len);
+				if (k < n) {
+					out->recs[at[k] - 1].value +=
+						st->n[i][j];
+					continue;
 				}
-			}
-			if (r) {
-				r->value += st->n[i][j];
-				continue;
 			}
 			r = import_add(out, outcomes[j].metric, st->n[i][j],
 				       NULL);
@@ -215,6 +228,9 @@ static void emit(struct import_set *out, struct jstate *st, size_t first)
 			import_rec_config(r, "class", "%s", st->names.v[i]);
 		}
 	}
+	free(at);
+	buf_release(&key);
+	textscan_names_release(&seen);
 }
 
 /* The first record of out that an earlier junit file made: records of
