@@ -16,6 +16,7 @@
 
 #include "import/benchmark_runner.h"
 #include "import/hyperfine.h"
+#include "import/input.h"
 #include "import/jfr.h"
 #include "import/junit.h"
 #include "import/llm.h"
@@ -25,8 +26,6 @@
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-/* Inputs larger than this are refused rather than read into memory. */
-#define IMPORT_MAX_BYTES ((size_t)256 << 20)
 /* Detectors see at most this much of the input. */
 #define IMPORT_DETECT_BYTES ((size_t)64 << 10)
 
@@ -249,7 +248,6 @@ static int import_dir(struct import_set *out, const struct import_format *fmt,
 		      struct error *err)
 {
 	struct strvec names = STRVEC_INIT;
-	struct buf data = BUF_INIT;
 	struct dirent *de;
 	DIR *dir;
 	size_t i;
@@ -285,18 +283,17 @@ static int import_dir(struct import_set *out, const struct import_format *fmt,
 	qsort(names.v, names.nr, sizeof(*names.v), cmp_names);
 	for (i = 0; i < names.nr; i++) {
 		char *file = xasprintf("%s/%s", path, names.v[i]);
+		struct import_input in = IMPORT_INPUT_INIT;
 
-		buf_reset(&data);
-		rc = import_read_file(&data, file, err);
+		rc = import_input_open(&in, file, err);
 		if (!rc)
-			rc = import_data(out, fmt, data.ptr, data.len, file,
-					 err);
+			rc = import_data(out, fmt, in.data, in.len, file, err);
+		import_input_release(&in);
 		free(file);
 		if (rc < 0)
 			goto out;
 	}
 out:
-	buf_release(&data);
 	strvec_clear(&names);
 	return rc;
 }
@@ -311,16 +308,16 @@ int import_path_among(struct import_set *out, const struct import_format *fmt,
 		      const char *const *only, const char *path,
 		      struct error *err)
 {
-	struct buf data = BUF_INIT;
+	struct import_input in = IMPORT_INPUT_INIT;
 	struct stat st;
 	int rc;
 
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
 		return import_dir(out, fmt, only, path, err);
-	rc = import_read_file(&data, path, err);
+	rc = import_input_open(&in, path, err);
 	if (!rc)
-		rc = import_data_among(out, fmt, only, data.ptr, data.len, path,
+		rc = import_data_among(out, fmt, only, in.data, in.len, path,
 				       err);
-	buf_release(&data);
+	import_input_release(&in);
 	return rc;
 }

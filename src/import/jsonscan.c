@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "import/input.h"
 #include "util/buf.h"
 
 static int is_space(char c)
@@ -56,6 +57,7 @@ int jscan_next(struct jscan *s, struct jscan_iter *it, const char **key,
 	int c = jscan_peek(s);
 	size_t kstart;
 
+	import_input_reached(s->data + s->pos);
 	if (key)
 		*key = NULL;
 	if (keylen)

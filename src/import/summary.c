@@ -31,8 +31,10 @@ struct import_summary {
 
 void import_set_summarise(struct import_set *s)
 {
-	if (!s->sum)
+	if (!s->sum) {
 		s->sum = xcalloc(1, sizeof(*s->sum));
+		buf_init(&s->sum->key);
+	}
 }
 
 static uint64_t hash64(const char *s)

@@ -2,6 +2,8 @@
  * lines with "\r\n" on some platforms; parsers see neither. */
 #include "import/textscan.h"
 
+#include "import/input.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,7 @@ int textscan_next(struct textscan *ts)
 	end = nl ? nl : p + n;
 	ts->pos = nl ? (size_t)(nl - ts->data) + 1 : ts->len;
 	ts->lineno++;
+	import_input_reached(p);
 	buf_reset(&ts->line);
 	while (p < end) {
 		const char *esc = memchr(p, '\x1b', (size_t)(end - p));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/input.h"
 #include "import/textscan.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -472,6 +473,7 @@ int xml_next(struct xml_reader *x, struct error *err)
 	free(x->ended);
 	x->ended = NULL;
 	x->name = NULL;
+	import_input_reached(x->data + x->pos);
 	if (x->empty_pending) {
 		x->empty_pending = 0;
 		x->ended = x->stack[--x->depth];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "import/formats.h"
+#include "import/summary.h"
 
 #ifndef FUZZ_FORMAT
 #error "build with -DFUZZ_FORMAT='\"name\"'"
@@ -50,7 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)import_detect(in, size);
 	/* "-" (stdin) as the name: the jfr importer then refuses a binary
 	 * recording instead of running the jfr program */
+	/* as `measure import` reads it: launches folded into summaries */
+	import_set_summarise(&set);
 	rc = import_data(&set, fmt, in, size, "-", &err);
+	if (rc == 0)
+		import_set_finish(&set);
 	if (rc < 0) {
 		if (err.code != rc || !err.msg[0])
 			broken("a failure without its message", NULL);
@@ -73,6 +78,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!isfinite(r->samples[j]))
 				broken("a sample that is not finite",
 				       r->metric);
+		if (r->count &&
+		    (strcmp(r->stat, "median") || !isfinite(r->sum) ||
+		     !(r->min <= r->p10 && r->p10 <= r->value &&
+		       r->value <= r->p90 && r->p90 <= r->max)))
+			broken("a summary out of order", r->metric);
 		for (j = 0; j < r->config.nr; j++)
 			if (!strchr(r->config.v[j], '='))
 				broken("a config entry without '='",

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "import/input.h"
 #include "import/jfr.h"
 #include "import/summary.h"
 #include "io/proc.h"
@@ -25,6 +26,8 @@
 /* What `jfr print` may write before it is stopped, and what of its
  * standard error is kept for the message. */
 #define JFR_MAX_OUTPUT ((size_t)256 << 20)
+/* How much of a kept input is hashed or written at a time. */
+#define CHUNK ((size_t)1 << 20)
 
 /* Runs `jfr print --json` on the recording at path into out. */
 static int run_jfr(struct buf *out, const char *path, struct error *err)
@@ -97,7 +100,7 @@ int convert_import_path(struct import_set *out, const struct import_format *fmt,
 
 /* Parses data, the bytes of path, converting a JFR recording first. */
 static int convert_data(struct import_set *out, const struct import_format *fmt,
-			const char *const *only, const struct buf *data,
+			const char *const *only, const struct import_input *in,
 			const char *path, struct error *err)
 {
 	const struct import_format *f;
@@ -105,10 +108,10 @@ static int convert_data(struct import_set *out, const struct import_format *fmt,
 	char *label = NULL;
 	int rc;
 
-	f = fmt ? fmt : import_detect_among(data->ptr, data->len, only);
+	f = fmt ? fmt : import_detect_among(in->data, in->len, only);
 	if (!strcmp(path, "-") || !f || strcmp(f->name, "jfr") ||
-	    !jfr_is_recording(data->ptr, data->len))
-		return import_data_among(out, fmt, only, data->ptr, data->len,
+	    !jfr_is_recording(in->data, in->len))
+		return import_data_among(out, fmt, only, in->data, in->len,
 					 path, err);
 	if ((rc = run_jfr(&json, path, err)) < 0)
 		goto out;
@@ -125,16 +128,16 @@ int convert_import_path_among(struct import_set *out,
 			      const char *const *only, const char *path,
 			      struct error *err)
 {
-	struct buf data = BUF_INIT;
+	struct import_input in = IMPORT_INPUT_INIT;
 	struct stat st;
 	int rc;
 
 	/* stdin cannot be handed to jfr, and directories hold no recording */
 	if (!strcmp(path, "-") || (!stat(path, &st) && S_ISDIR(st.st_mode)))
 		return import_path_among(out, fmt, only, path, err);
-	if ((rc = import_read_file(&data, path, err)) == 0)
-		rc = convert_data(out, fmt, only, &data, path, err);
-	buf_release(&data);
+	if ((rc = import_input_open(&in, path, err)) == 0)
+		rc = convert_data(out, fmt, only, &in, path, err);
+	import_input_release(&in);
 	return rc;
 }
 
@@ -156,9 +159,44 @@ static const char *raw_ext(const char *path)
 	return dot + 1;
 }
 
-/* Writes data to file through a temporary name beside it, unless file
- * exists: its name is its content's hash. */
-static int keep_file(const char *file, const struct buf *data,
+/* The SHA-256 of the input, read a chunk at a time so that a mapped
+ * input's pages are handed back behind (import/input.h) */
+static void input_sha256(char out[65], const struct import_input *in)
+{
+	unsigned char d[SHA256_DIGEST_LEN];
+	struct sha256 s;
+	size_t off, n, i;
+
+	import_input_rewind();
+	sha256_init(&s);
+	for (off = 0; off < in->len; off += n) {
+		n = in->len - off < CHUNK ? in->len - off : CHUNK;
+		sha256_update(&s, in->data + off, n);
+		import_input_reached(in->data + off + n);
+	}
+	sha256_final(d, &s);
+	for (i = 0; i < sizeof(d); i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* Writes the input to fp a chunk at a time, as input_sha256 reads it */
+static int write_input(FILE *fp, const struct import_input *in)
+{
+	size_t off, n;
+
+	import_input_rewind();
+	for (off = 0; off < in->len; off += n) {
+		n = in->len - off < CHUNK ? in->len - off : CHUNK;
+		if (fwrite(in->data + off, 1, n, fp) != n)
+			return -1;
+		import_input_reached(in->data + off + n);
+	}
+	return 0;
+}
+
+/* Writes the input to file through a temporary name beside it, unless
+ * file exists: its name is its content's hash. */
+static int keep_file(const char *file, const struct import_input *in,
 		     struct error *err)
 {
 	char *tmp = NULL;
@@ -167,11 +205,10 @@ static int keep_file(const char *file, const struct buf *data,
 	int rc = 0;
 
 	if (!stat(file, &st) && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size == data->len)
+	    (size_t)st.st_size == in->len)
 		return 0;
 	tmp = xasprintf("%s.tmp%ld", file, (long)getpid());
-	if (!(fp = fopen(tmp, "wb")) ||
-	    fwrite(data->ptr, 1, data->len, fp) != data->len || fflush(fp) ||
+	if (!(fp = fopen(tmp, "wb")) || write_input(fp, in) < 0 || fflush(fp) ||
 	    fsync(fileno(fp))) {
 		rc = error_set(err, GCAMP_EFATAL, "cannot write '%s': %s", tmp,
 			       strerror(errno));
@@ -201,7 +238,7 @@ int convert_import_summarised(struct import_set *out,
 			      const char *scratch, struct convert_raw *raw,
 			      struct error *err)
 {
-	struct buf data = BUF_INIT;
+	struct import_input in = IMPORT_INPUT_INIT;
 	char *dir = NULL, *file = NULL;
 	struct stat st;
 	int rc;
@@ -213,13 +250,13 @@ int convert_import_summarised(struct import_set *out,
 		import_set_finish(out);
 		return rc;
 	}
-	if ((rc = import_read_file(&data, path, err)) < 0 ||
-	    (rc = convert_data(out, fmt, NULL, &data, path, err)) < 0)
+	if ((rc = import_input_open(&in, path, err)) < 0 ||
+	    (rc = convert_data(out, fmt, NULL, &in, path, err)) < 0)
 		goto out;
 	import_set_finish(out);
 	if (!out->summaries)
 		goto out;
-	sha256_hex(raw->sha256, data.ptr, data.len);
+	input_sha256(raw->sha256, &in);
 	dir = xasprintf("%sraw", scratch);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		rc = error_set(err, GCAMP_EFATAL, "cannot create '%s': %s", dir,
@@ -227,7 +264,7 @@ int convert_import_summarised(struct import_set *out,
 		goto out;
 	}
 	file = xasprintf("%s/%s.%s", dir, raw->sha256, raw_ext(path));
-	if ((rc = keep_file(file, &data, err)) < 0)
+	if ((rc = keep_file(file, &in, err)) < 0)
 		goto out;
 	raw->path = xasprintf(CONVERT_RAW_PREFIX "%s.%s", raw->sha256,
 			      raw_ext(path));
@@ -236,7 +273,7 @@ int convert_import_summarised(struct import_set *out,
 out:
 	free(file);
 	free(dir);
-	buf_release(&data);
+	import_input_release(&in);
 	return rc;
 }
 
