@@ -14,8 +14,11 @@
 # peak memory under 64 MB plus the records kept. Each import runs under a
 # limit of 300 s. It prints, per format, the input's size and lines, the
 # records written, the wall time and peak RSS (from /usr/bin/time) of the
-# import and of `wc -l`, and their ratio; it exits 0 after printing, non-zero
-# only when a step fails to run.
+# import and of `wc -l`, their ratio, and the load average when the import
+# started (the machine may be shared); it exits 0 after printing, non-zero
+# only when a step fails to run. The inputs repeat the shapes of the real
+# fixtures (ncu: the H200 capture's first launch under new launch ids, so
+# one summary per metric; nsys: a cuda_gpu_trace report of many launches).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,10 +77,21 @@ gen() {
 		            w('"%d"' % i + r[3:] + "\n")
 		        i += 1
 		elif fmt == "nsys":
-		    w("Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n")
+		    # the per-launch cuda_gpu_trace report, in nsys 2024.x's header,
+		    # of five kernels and a copy; its summary reports are one row
+		    # per API function or kernel, small whatever the run
+		    w("Processing [r.sqlite] with [/opt/nvidia/nsight-systems/2024.6.2/host-linux-x64/"
+		      "reports/cuda_gpu_trace.py]...\n")
+		    w("Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),"
+		      "DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,Name\n")
 		    i = 0
 		    while n < size:
-		        w(f"0.1,{1000 + i},10,{100 + i}.0,{100 + i}.0,90,{200 + i},5.0,cuFunc{i}\n")
+		        if i % 6 == 5:
+		            w(f"{1000 * i},{600 + i % 50},{i},,,,,,,,,,4.194,6337.593,Pinned,Device,"
+		              f"NVIDIA H200 (0),1,,7,[CUDA memcpy Host-to-Device]\n")
+		        else:
+		            w(f"{1000 * i},{2000 + i % 97},{i},128,1,1,256,1,1,32,0.000,0.000,,,,,"
+		              f"NVIDIA H200 (0),1,,7,kernel_{i % 6}\n")
 		        i += 1
 		elif fmt == "jfr":
 		    ev = {"type": "jdk.ExecutionSample", "values": {"stackTrace": {"truncated": False, "frames": [
@@ -141,8 +155,8 @@ timed() {
 	cat "$TMP/time"
 }
 
-printf '%-17s %7s %10s %9s %8s %9s %8s %9s %7s\n' format MB lines records \
-	import_s import_MB wc_s wc_MB ratio
+printf '%-17s %7s %10s %9s %8s %9s %8s %9s %7s %6s\n' format MB lines records \
+	import_s import_MB wc_s wc_MB ratio load
 for f in "${FORMATS[@]}"; do
 	in=$TMP/in.$f
 	say "$f: writing ${SIZE_MB} MB"
@@ -152,6 +166,7 @@ for f in "${FORMATS[@]}"; do
 	git -C "$TMP/r" commit -q --allow-empty -m first
 	(cd "$TMP/r" && git campaign init >/dev/null)
 	read -r wc_s wc_kb < <(timed "$TMP/wc" wc -l "$in")
+	read -r load _ </proc/loadavg
 	read -r im_s im_kb < <(cd "$TMP/r" &&
 		timed "$TMP/out" git campaign measure import --format "$f" --json "$in")
 	if [ "$wc_s" = fail ] || [ "$im_s" = fail ]; then
@@ -167,11 +182,11 @@ while s[i:].strip():
     n += o.get("records", 0)
 print(n)' "$TMP/out" 2>/dev/null || echo '?')
 	"$PY" -c 'import sys
-f, mb, lines, recs, ims, imk, wcs, wck = sys.argv[1:]
+f, mb, lines, recs, ims, imk, wcs, wck, load = sys.argv[1:]
 ims, wcs = float(ims), float(wcs)
-print("%-17s %7s %10s %9s %8.2f %9.1f %8.2f %9.1f %7s" % (f, mb, lines, recs, ims, int(imk) / 1024,
-      wcs, int(wck) / 1024, "%.0fx" % (ims / wcs) if wcs > 0 else "-"))' \
+print("%-17s %7s %10s %9s %8.2f %9.1f %8.2f %9.1f %7s %6s" % (f, mb, lines, recs, ims, int(imk) / 1024,
+      wcs, int(wck) / 1024, "%.0fx" % (ims / wcs) if wcs > 0 else "-", load))' \
 		"$f" "$(($(stat -c %s "$in") / 1000000))" "$(wc -l <"$in")" "$recs" \
-		"$im_s" "$im_kb" "$wc_s" "$wc_kb"
+		"$im_s" "$im_kb" "$wc_s" "$wc_kb" "$load"
 	rm -f "$in"
 done

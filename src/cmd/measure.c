@@ -480,11 +480,16 @@ static int cmd_measure_import(int argc, const char **argv, struct ctx *ctx)
 		snprintf(what, sizeof(what), "from %s ", set.format);
 		for (i = 0; i < set.nr && !set.recs[i].commit; i++)
 			;
-		status = i < set.nr
-				 ? write_routed(ctx, rev, argv[0], &set, recs,
-						&s, what, json)
-				 : write_records(ctx, rev, recs, n, &s,
-						 "measure import", what, json);
+		if (i < set.nr) {
+			status = write_routed(ctx, rev, argv[0], &set, recs, &s,
+					      what, json);
+			goto out;
+		}
+		/* the records are copied: what the importer made is not
+		 * held while they are written */
+		import_set_release(&set);
+		status = write_records(ctx, rev, recs, n, &s, "measure import",
+				       what, json);
 	}
 	goto out;
 fail:

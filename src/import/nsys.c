@@ -490,15 +490,17 @@ static int row(struct nsys *st)
 	}
 	name = nv_trim(st->f.v[st->name_col]);
 	rowname = xstrdup(name);
-	for (k = 0; k < sizeof(memcpy_kinds) / sizeof(*memcpy_kinds); k++) {
-		char *old = xasprintf("[CUDA memcpy %s]", memcpy_kinds[k][0]);
+	for (k = 0; !strncmp(name, "[CUDA memcpy ", 13) &&
+		    k < sizeof(memcpy_kinds) / sizeof(*memcpy_kinds);
+	     k++) {
+		size_t kl = strlen(memcpy_kinds[k][0]);
 
-		if (!strcmp(name, old)) {
+		if (!strncmp(name + 13, memcpy_kinds[k][0], kl) &&
+		    !strcmp(name + 13 + kl, "]")) {
 			free(rowname);
 			rowname = xasprintf("[CUDA memcpy %s]",
 					    memcpy_kinds[k][1]);
 		}
-		free(old);
 	}
 	if (st->trace) {
 		rc = trace_row(st, rowname);

@@ -103,11 +103,18 @@ void import_summary_fold(struct import_set *s)
 	/* the key: every field but the launch, each ended by a byte no
 	 * field holds */
 	buf_reset(&sum->key);
-	buf_addf(&sum->key, "%s\x1f%s\x1f%s\x1f%d", r->metric,
-		 r->unit ? r->unit : "\x1e", r->stat, r->better);
+	buf_puts(&sum->key, r->metric);
+	buf_putc(&sum->key, '\x1f');
+	buf_puts(&sum->key, r->unit ? r->unit : "\x1e");
+	buf_putc(&sum->key, '\x1f');
+	buf_puts(&sum->key, r->stat);
+	buf_putc(&sum->key, '\x1f');
+	buf_putc(&sum->key, (char)('0' + r->better));
 	for (i = 0; i < r->config.nr; i++)
-		if (i != (size_t)lp)
-			buf_addf(&sum->key, "\x1f%s", r->config.v[i]);
+		if (i != (size_t)lp) {
+			buf_putc(&sum->key, '\x1f');
+			buf_puts(&sum->key, r->config.v[i]);
+		}
 	k = textscan_name(&sum->keys, sum->key.ptr, sum->key.len);
 	if (k == sum->nr)
 		g = group_new(sum, r, (size_t)lp);
