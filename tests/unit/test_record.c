@@ -130,6 +130,48 @@ static void bad_lines_are_refused_with_the_reason(void **state)
 		       "given twice");
 }
 
+static void a_summary_and_its_raw_input_round_trip(void **state)
+{
+	const char *line =
+		"{\"v\":1,\"run\":\"0123456789abcdef\",\"metric\":\"duration\","
+		"\"value\":2100,\"unit\":\"ns\",\"stat\":\"median\",\"n\":3,"
+		"\"summary\":{\"min\":2000,\"p10\":2020,\"p90\":2180,"
+		"\"max\":2200,\"sum\":6300},\"env\":\"e\",\"config\":{},"
+		"\"raw\":{\"path\":\"campaign/scratch/raw/"
+		"00000000000000000000000000000000000000000000000000000000000000"
+		"00"
+		".csv\",\"sha256\":\""
+		"00000000000000000000000000000000000000000000000000000000000000"
+		"00"
+		"\"},\"at\":\"2026-11-29T21:00:00Z\"}";
+	struct error err = ERROR_INIT;
+	struct buf b = BUF_INIT;
+	struct record r;
+
+	(void)state;
+	record_init(&r);
+	assert_int_equal(record_decode(&r, line, strlen(line), &err), 0);
+	assert_true(r.summary && r.n == 3);
+	assert_true(r.min == 2000 && r.p10 == 2020 && r.p90 == 2180 &&
+		    r.max == 2200 && r.sum == 6300);
+	assert_non_null(r.raw_path);
+	assert_int_equal(strlen(r.raw_sha256), 64);
+	assert_int_equal(record_encode(&b, &r, &err), 0);
+	assert_string_equal(b.ptr, line);
+	/* a summary out of order is not written */
+	buf_reset(&b);
+	r.p10 = 2150;
+	assert_int_equal(record_encode(&b, &r, &err), GCAMP_EUSAGE);
+	assert_non_null(strstr(err.msg, "min <= p10 <= median"));
+	buf_release(&b);
+	record_release(&r);
+	expect_refused("{\"v\":1," BASE ",\"value\":1,\"summary\":{\"min\":1}}",
+		       "'summary'");
+	expect_refused("{\"v\":1," BASE ",\"value\":1,\"raw\":{\"path\":\"p\","
+		       "\"sha256\":\"abc\"}}",
+		       "'raw'");
+}
+
 static void unknown_keys_are_ignored(void **state)
 {
 	const char *line = "{\"v\":1," BASE ",\"value\":1,\"future\":[1]}";
@@ -256,6 +298,7 @@ int main(void)
 		cmocka_unit_test(decode_then_encode_gives_the_same_line),
 		cmocka_unit_test(keys_come_in_the_design_order),
 		cmocka_unit_test(bad_lines_are_refused_with_the_reason),
+		cmocka_unit_test(a_summary_and_its_raw_input_round_trip),
 		cmocka_unit_test(unknown_keys_are_ignored),
 		cmocka_unit_test(config_is_canonical),
 		cmocka_unit_test(encode_checks_the_record),
