@@ -13,9 +13,10 @@
 # Targets (issue 17): under 10 s per 200 MB input on a 2-core machine, and
 # peak memory under 64 MB plus the records kept. Each import runs under a
 # limit of 300 s. It prints, per format, the input's size and lines, the
-# records written, the wall time and peak RSS (from /usr/bin/time) of the
-# import and of `wc -l`, their ratio, and the load average when the import
-# started (the machine may be shared); it exits 0 after printing, non-zero
+# records written, the wall time, the CPU time (user + system) and peak RSS
+# (from /usr/bin/time) of the import and of `wc -l`, their ratio, and the
+# load average when the import started (on a shared machine the wall time
+# waits for the CPU; the CPU time does not); it exits 0 after printing, non-zero
 # only when a step fails to run. The inputs repeat the shapes of the real
 # fixtures (ncu: the H200 capture's first launch under new launch ids, so
 # one summary per metric; nsys: a cuda_gpu_trace report of many launches).
@@ -146,17 +147,18 @@ gen() {
 	PYEOF
 }
 
-# timed OUT CMD...: runs CMD with its stdout in OUT, and prints "WALL RSS_KB"
+# timed OUT CMD...: runs CMD with its stdout in OUT, and prints "WALL RSS_KB
+# USER SYS"
 timed() {
 	local out=$1
 	shift
-	/usr/bin/time -o "$TMP/time" -f '%e %M' timeout "$LIMIT" "$@" >"$out" 2>"$TMP/err" ||
+	/usr/bin/time -o "$TMP/time" -f '%e %M %U %S' timeout "$LIMIT" "$@" >"$out" 2>"$TMP/err" ||
 		{ echo "fail"; return 0; }
 	cat "$TMP/time"
 }
 
-printf '%-17s %7s %10s %9s %8s %9s %8s %9s %7s %6s\n' format MB lines records \
-	import_s import_MB wc_s wc_MB ratio load
+printf '%-17s %7s %10s %9s %8s %8s %9s %8s %9s %7s %6s\n' format MB lines records \
+	import_s cpu_s import_MB wc_s wc_MB ratio load
 for f in "${FORMATS[@]}"; do
 	in=$TMP/in.$f
 	say "$f: writing ${SIZE_MB} MB"
@@ -165,9 +167,9 @@ for f in "${FORMATS[@]}"; do
 	git init -q "$TMP/r"
 	git -C "$TMP/r" commit -q --allow-empty -m first
 	(cd "$TMP/r" && git campaign init >/dev/null)
-	read -r wc_s wc_kb < <(timed "$TMP/wc" wc -l "$in")
+	read -r wc_s wc_kb _ < <(timed "$TMP/wc" wc -l "$in")
 	read -r load _ </proc/loadavg
-	read -r im_s im_kb < <(cd "$TMP/r" &&
+	read -r im_s im_kb im_u im_sys < <(cd "$TMP/r" &&
 		timed "$TMP/out" git campaign measure import --format "$f" --json "$in")
 	if [ "$wc_s" = fail ] || [ "$im_s" = fail ]; then
 		printf '%-17s %7s %10s  failed: %s\n' "$f" "$SIZE_MB" "$(wc -l <"$in")" \
@@ -182,11 +184,12 @@ while s[i:].strip():
     n += o.get("records", 0)
 print(n)' "$TMP/out" 2>/dev/null || echo '?')
 	"$PY" -c 'import sys
-f, mb, lines, recs, ims, imk, wcs, wck, load = sys.argv[1:]
+f, mb, lines, recs, ims, cpu, imk, wcs, wck, load = sys.argv[1:]
 ims, wcs = float(ims), float(wcs)
-print("%-17s %7s %10s %9s %8.2f %9.1f %8.2f %9.1f %7s %6s" % (f, mb, lines, recs, ims, int(imk) / 1024,
-      wcs, int(wck) / 1024, "%.0fx" % (ims / wcs) if wcs > 0 else "-", load))' \
+print("%-17s %7s %10s %9s %8.2f %8.2f %9.1f %8.2f %9.1f %7s %6s" % (f, mb, lines, recs, ims, float(cpu),
+      int(imk) / 1024, wcs, int(wck) / 1024, "%.0fx" % (ims / wcs) if wcs > 0 else "-", load))' \
 		"$f" "$(($(stat -c %s "$in") / 1000000))" "$(wc -l <"$in")" "$recs" \
-		"$im_s" "$im_kb" "$wc_s" "$wc_kb" "$load"
+		"$im_s" "$("$PY" -c 'import sys; print(float(sys.argv[1]) + float(sys.argv[2]))' "$im_u" "$im_sys")" \
+		"$im_kb" "$wc_s" "$wc_kb" "$load"
 	rm -f "$in"
 done

@@ -114,9 +114,15 @@ void import_input_reached(const char *p)
 	if (!reg_base || p < reg_base || p > reg_base + reg_len)
 		return;
 	off = (size_t)(p - reg_base);
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	/* a second pass (a parser that looks for something first): the
+	 * pages it reads again are handed back again */
+	if (off < reg_done) {
+		reg_done = off / page * page;
+		return;
+	}
 	if (off < reg_done + KEEP_BEHIND + STEP)
 		return;
-	page = (size_t)sysconf(_SC_PAGESIZE);
 	upto = (off - KEEP_BEHIND) / page * page;
 	/* a private, read-only file mapping: the pages come back from the
 	 * file when touched again */

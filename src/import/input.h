@@ -39,7 +39,8 @@ void import_input_release(struct import_input *in);
 
 /* A scanner has read up to p: when p lies in the registered mapping, the
  * pages more than a few MiB behind it are handed back (read again from the
- * file if something looks back). Cheap; anything else is ignored. */
+ * file if something looks back). A p before the pages handed back starts
+ * a new pass from there. Cheap; anything else is ignored. */
 void import_input_reached(const char *p);
 
 /* Reading starts again from the beginning of the mapping (a second pass):
