@@ -22,7 +22,7 @@
  *   launch's position in the report), section=SECTION (details page),
  *   block=(X,Y,Z) and grid=(X,Y,Z) (spaces removed) when printed.
  * `measure import` folds the launches of a kernel into one summary per
- * metric (import/summary.h); `git campaign ncu` keeps them. */
+ * metric (import/rec.h); `git campaign ncu` keeps them. */
 #include "import/ncu.h"
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * and, for a memory operation, "size" in bytes (Bytes (MB) = 10^6 bytes),
  * config report=cuda_gpu_trace, name=NAME, launch=CORRID, and
  * grid=(X,Y,Z), block=(X,Y,Z) for a kernel; `measure import` folds them
- * into summaries per name and shape (import/summary.h).
+ * into summaries per name and shape (import/rec.h).
  *
  * Summary reports: one record per row and kept statistic column.
  * - metric "calls": the column Num Calls, Instances, Count, Calls or
@@ -418,7 +418,7 @@ static char *dims_of(struct nsys *st, const int *col)
 
 /* One launch or memory operation of cuda_gpu_trace: "duration" in ns and,
  * for memory operations, "size" in bytes, with launch=CORRID; the
- * summaries fold them per name, grid and block (import/summary.h). */
+ * summaries fold them per name, grid and block (import/rec.h). */
 static int trace_row(struct nsys *st, const char *rowname)
 {
 	struct import_rec *r;

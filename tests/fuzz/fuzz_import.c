@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "import/formats.h"
-#include "import/summary.h"
 
 #ifndef FUZZ_FORMAT
 #error "build with -DFUZZ_FORMAT='\"name\"'"

@@ -1,4 +1,4 @@
-/* Unit tests for src/import/summary.c: launches folded into one record per
+/* Unit tests for src/import/rec.c's summaries: launches folded into one record per
  * kernel and metric, their statistics (deciles as Python's
  * statistics.quantiles(method="inclusive") gives them), repeated rows,
  * records that name no launch, and nsys's cuda_gpu_trace read that way. */
@@ -13,7 +13,6 @@
 
 #include "import/formats.h"
 #include "import/nsys.h"
-#include "import/summary.h"
 
 static void launch(struct import_set *s, const char *kernel, int id, double v)
 {

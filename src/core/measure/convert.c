@@ -14,7 +14,7 @@
 
 #include "import/input.h"
 #include "import/jfr.h"
-#include "import/summary.h"
+#include "import/rec.h"
 #include "io/proc.h"
 #include "util/buf.h"
 #include "util/sha256.h"
