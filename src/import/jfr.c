@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "import/jsonscan.h"
+#include "import/textscan.h"
 #include "util/buf.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -28,6 +29,11 @@ struct tally {
 	struct sample *v;
 	size_t nr, alloc;
 	size_t total[2];
+	/* "EVENT METHOD" of v[i] at index i: a sample of a method seen
+	 * before counts there, so memory follows the methods, not the
+	 * samples */
+	struct textscan_names idx;
+	struct buf key;
 };
 
 static const char *show(const char *path)
@@ -37,6 +43,18 @@ static const char *show(const char *path)
 
 static void tally_push(struct tally *t, int event, char *method)
 {
+	size_t k;
+
+	buf_reset(&t->key);
+	buf_putc(&t->key, (char)('0' + event));
+	buf_putc(&t->key, ' ');
+	buf_puts(&t->key, method);
+	k = textscan_name(&t->idx, t->key.ptr, t->key.len);
+	if (k < t->nr) {
+		t->v[k].count++;
+		free(method);
+		return;
+	}
 	if (t->nr == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 64;
 		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
@@ -54,6 +72,8 @@ static void tally_release(struct tally *t)
 	for (i = 0; i < t->nr; i++)
 		free(t->v[i].method);
 	free(t->v);
+	textscan_names_release(&t->idx);
+	buf_release(&t->key);
 }
 
 static int cmp_by_name(const void *a, const void *b)
@@ -103,7 +123,7 @@ static void tally_emit(struct import_set *out, struct tally *t)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_by_name);
 		for (i = 1; i < t->nr; i++) {
 			if (!cmp_by_name(&t->v[n], &t->v[i])) {
-				t->v[n].count++;
+				t->v[n].count += t->v[i].count;
 				free(t->v[i].method);
 			} else {
 				t->v[++n] = t->v[i];
@@ -508,7 +528,7 @@ static int first_byte(const char *data, size_t len)
 static int parse_any(struct import_set *out, const char *data, size_t len,
 		     const char *path, struct error *err)
 {
-	struct tally t = {NULL, 0, 0, {0, 0}};
+	struct tally t = {NULL, 0, 0, {0, 0}, TEXTSCAN_NAMES_INIT, BUF_INIT};
 	int rc;
 
 	if (first_byte(data, len) != '{')
