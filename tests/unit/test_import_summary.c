@@ -1,5 +1,5 @@
-/* Unit tests for src/import/rec.c's summaries: launches folded into one record per
- * kernel and metric, their statistics (deciles as Python's
+/* Unit tests for the summaries of src/import/rec.c: launches folded into
+ * one record per kernel and metric, their statistics (deciles as Python's
  * statistics.quantiles(method="inclusive") gives them), repeated rows,
  * records that name no launch, and nsys's cuda_gpu_trace read that way. */
 #include <setjmp.h>
