@@ -137,7 +137,7 @@ static void stamp_apply(struct record *r, const struct stamp *s)
 }
 
 static void print_written(const git_oid *commit, size_t n, const char *what,
-			  const struct stamp *s, int json, size_t merged)
+			  const struct stamp *s, int json)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -149,15 +149,11 @@ static void print_written(const git_oid *commit, size_t n, const char *what,
 		cJSON_AddStringToObject(o, "run", s->run);
 		cJSON_AddStringToObject(o, "env", s->env);
 		cJSON_AddNumberToObject(o, "records", (double)n);
-		cJSON_AddNumberToObject(o, "merged", (double)merged);
 		cmd_print_json(o);
 		return;
 	}
 	cmd_say("recorded %zu measurement%s %son %.10s (run %s, env %s)\n", n,
 		n == 1 ? "" : "s", what, hex, s->run, s->env);
-	if (merged)
-		cmd_say("%zu identical record%s merged\n", merged,
-			merged == 1 ? "" : "s");
 }
 
 static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
@@ -173,7 +169,7 @@ static int write_records(struct ctx *ctx, const char *rev, struct record *recs,
 		stamp_apply(&recs[i], s);
 	if (measure_append_counted(ctx, &commit, recs, n, why, &written) < 0)
 		return cmd_fail(ctx);
-	print_written(&commit, written, what, s, json, n - written);
+	print_written(&commit, written, what, s, json);
 	return 0;
 }
 
@@ -248,7 +244,7 @@ static int write_routed(struct ctx *ctx, const char *rev, const char *path,
 						 "measure import", &written)) <
 		    0)
 			goto out;
-		print_written(&ids[j], written, what, s, json, n - written);
+		print_written(&ids[j], written, what, s, json);
 	}
 out:
 	free(group);

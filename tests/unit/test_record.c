@@ -16,7 +16,8 @@ static const char example[] =
 	"{\"v\":1,\"run\":\"9f2c4a1e0b7d3c55\",\"metric\":\"decode_tok_s\","
 	"\"value\":41.7,\"unit\":\"tok/s\",\"better\":\"higher\","
 	"\"stat\":\"median\",\"n\":5,\"samples\":[41.2,41.7,41.9,41.5,42],"
-	"\"arm\":\"B\",\"ctl\":false,\"iters\":512,\"env\":"
+	"\"arm\":\"B\",\"ctl\":false,\"iters\":512,\"vouch\":\"steady\","
+	"\"env\":"
 	"\"e3b0c44298fc1c14\","
 	"\"config\":{\"backend\":\"cuda\",\"model\":\"Llama-3.2-1B\","
 	"\"profiler\":\"off\"},\"source\":\"ab\","
@@ -38,6 +39,8 @@ static void decode_then_encode_gives_the_same_line(void **state)
 	assert_true(r.samples[4] == 42.0);
 	assert_int_equal(r.ctl, 0);
 	assert_int_equal(r.iters, 512);
+	assert_string_equal(r.vouch, "steady");
+	assert_int_equal(r.seq, 0);
 	assert_string_equal(record_config_get(&r, "model"), "Llama-3.2-1B");
 	assert_int_equal(record_encode(&b, &r, &err), 0);
 	assert_string_equal(b.ptr, example);
@@ -118,6 +121,10 @@ static void bad_lines_are_refused_with_the_reason(void **state)
 		       "\"samples\":[1,2]}",
 		       "n is 3 for 2 samples");
 	expect_refused("{\"v\":1," BASE ",\"value\":1,\"ctl\":0}", "'ctl'");
+	expect_refused("{\"v\":1," BASE ",\"value\":1,\"seq\":0}", "'seq'");
+	expect_refused("{\"v\":1," BASE ",\"value\":1,\"seq\":1.5}", "'seq'");
+	expect_refused("{\"v\":1," BASE ",\"value\":1,\"vouch\":\"maybe\"}",
+		       "'vouch'");
 	expect_refused("{\"v\":1," BASE ",\"value\":1,\"config\":{\"a\":1}}",
 		       "config key 'a'");
 	expect_refused("{\"v\":1," BASE ",\"value\":1,\"config\":[]}",
@@ -170,6 +177,37 @@ static void a_summary_and_its_raw_input_round_trip(void **state)
 	expect_refused("{\"v\":1," BASE ",\"value\":1,\"raw\":{\"path\":\"p\","
 		       "\"sha256\":\"abc\"}}",
 		       "'raw'");
+}
+
+static void a_repeat_keeps_its_seq_after_the_run(void **state)
+{
+	const char *line = "{\"v\":1,\"run\":\"0123456789abcdef\",\"seq\":3,"
+			   "\"metric\":\"m\",\"value\":1,\"env\":\"e\","
+			   "\"config\":{},\"at\":\"x\"}";
+	struct error err = ERROR_INIT;
+	struct record r;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	record_init(&r);
+	assert_int_equal(record_decode(&r, line, strlen(line), &err), 0);
+	assert_int_equal(r.seq, 3);
+	assert_int_equal(record_encode(&b, &r, &err), 0);
+	assert_string_equal(b.ptr, line);
+	/* seq 0 is no repeat: left out of the line */
+	r.seq = 0;
+	buf_reset(&b);
+	assert_int_equal(record_encode(&b, &r, &err), 0);
+	assert_null(strstr(b.ptr, "seq"));
+	r.seq = -1;
+	assert_int_equal(record_encode(&b, &r, &err), GCAMP_EUSAGE);
+	r.seq = 0;
+	error_clear(&err);
+	r.vouch = strdup("sometimes");
+	assert_int_equal(record_encode(&b, &r, &err), GCAMP_EUSAGE);
+	assert_non_null(strstr(err.msg, "vouch"));
+	buf_release(&b);
+	record_release(&r);
 }
 
 static void unknown_keys_are_ignored(void **state)
@@ -299,6 +337,7 @@ int main(void)
 		cmocka_unit_test(keys_come_in_the_design_order),
 		cmocka_unit_test(bad_lines_are_refused_with_the_reason),
 		cmocka_unit_test(a_summary_and_its_raw_input_round_trip),
+		cmocka_unit_test(a_repeat_keeps_its_seq_after_the_run),
 		cmocka_unit_test(unknown_keys_are_ignored),
 		cmocka_unit_test(config_is_canonical),
 		cmocka_unit_test(encode_checks_the_record),

@@ -31,6 +31,7 @@ void record_release(struct record *r)
 	free(r->stat);
 	free(r->samples);
 	free(r->arm);
+	free(r->vouch);
 	free(r->env);
 	strvec_clear(&r->config);
 	free(r->source);
@@ -157,6 +158,12 @@ static int is_better(const char *s)
 	return !strcmp(s, "lower") || !strcmp(s, "higher");
 }
 
+static int is_vouch(const char *s)
+{
+	return !strcmp(s, "steady") || !strcmp(s, "unvouched") ||
+	       !strcmp(s, "none");
+}
+
 int record_check(const struct record *r, struct error *err)
 {
 	const char *why;
@@ -179,6 +186,13 @@ int record_check(const struct record *r, struct error *err)
 		return error_set(err, GCAMP_EUSAGE,
 				 "better is '%s', not lower or higher",
 				 r->better);
+	if (r->seq < 0)
+		return error_set(err, GCAMP_EUSAGE, "seq is %ld, below 0",
+				 r->seq);
+	if (r->vouch && !is_vouch(r->vouch))
+		return error_set(err, GCAMP_EUSAGE,
+				 "vouch is '%s', not steady, unvouched or none",
+				 r->vouch);
 	if (r->n < 0 || (r->samples && r->n && (size_t)r->n != r->nsamples))
 		return error_set(err, GCAMP_EUSAGE,
 				 "n is %ld for %zu samples of '%s'", r->n,
@@ -217,6 +231,8 @@ cJSON *record_to_json(const struct record *r)
 
 	cJSON_AddNumberToObject(o, "v", RECORD_VERSION);
 	cJSON_AddStringToObject(o, "run", r->run);
+	if (r->seq > 0)
+		cJSON_AddNumberToObject(o, "seq", (double)r->seq);
 	cJSON_AddStringToObject(o, "metric", r->metric ? r->metric : "");
 	cJSON_AddNumberToObject(o, "value", r->value);
 	if (r->unit)
@@ -246,6 +262,8 @@ cJSON *record_to_json(const struct record *r)
 		cJSON_AddBoolToObject(o, "ctl", r->ctl);
 	if (r->iters >= 0)
 		cJSON_AddNumberToObject(o, "iters", (double)r->iters);
+	if (r->vouch)
+		cJSON_AddStringToObject(o, "vouch", r->vouch);
 	cJSON_AddStringToObject(o, "env", r->env ? r->env : "");
 	cJSON_AddItemToObject(o, "config", config_object(r));
 	if (r->raw_path) {
@@ -281,11 +299,32 @@ int record_encode(struct buf *out, const struct record *r, struct error *err)
 
 /* The keys of schema 1; a bit each, to find one given twice. */
 static const char *const keys[] = {
-	"v",	"run",	  "metric",  "value", "unit",	 "better",
-	"stat", "n",	  "samples", "arm",   "ctl",	 "iters",
-	"env",	"config", "source",  "at",    "summary", "raw",
+	"v",	 "run", "seq",	   "metric",  "value",	"unit", "better",
+	"stat",	 "n",	"samples", "summary", "arm",	"ctl",	"iters",
+	"vouch", "env", "config",  "raw",     "source", "at",
 };
-enum { K_V, K_RUN, K_METRIC, K_VALUE, K_ENV = 12, K_AT = 15 };
+enum {
+	K_V,
+	K_RUN,
+	K_SEQ,
+	K_METRIC,
+	K_VALUE,
+	K_UNIT,
+	K_BETTER,
+	K_STAT,
+	K_N,
+	K_SAMPLES,
+	K_SUMMARY,
+	K_ARM,
+	K_CTL,
+	K_ITERS,
+	K_VOUCH,
+	K_ENV,
+	K_CONFIG,
+	K_RAW,
+	K_SOURCE,
+	K_AT
+};
 
 static int bad(struct error *err, const char *key, const char *want)
 {
@@ -421,37 +460,45 @@ static int decode_key(struct record *r, size_t k, const cJSON *it,
 			return bad(err, "value", "a finite number");
 		r->value = it->valuedouble;
 		return 0;
-	case 4:
+	case K_SEQ:
+		return get_count(&r->seq, it, 1, err);
+	case K_UNIT:
 		return get_string(&r->unit, it, 0, err);
-	case 5:
+	case K_BETTER:
 		if (!cJSON_IsString(it) || !is_better(it->valuestring))
 			return bad(err, "better", "\"lower\" or \"higher\"");
 		r->better = xstrdup(it->valuestring);
 		return 0;
-	case 6:
+	case K_STAT:
 		return get_string(&r->stat, it, 1, err);
-	case 7:
+	case K_N:
 		return get_count(&r->n, it, 1, err);
-	case 8:
+	case K_SAMPLES:
 		return get_samples(r, it, err);
-	case 9:
+	case K_ARM:
 		return get_string(&r->arm, it, 1, err);
-	case 10:
+	case K_CTL:
 		if (!cJSON_IsBool(it))
 			return bad(err, "ctl", "true or false");
 		r->ctl = cJSON_IsTrue(it);
 		return 0;
-	case 11:
+	case K_ITERS:
 		return get_count(&r->iters, it, 0, err);
+	case K_VOUCH:
+		if (!cJSON_IsString(it) || !is_vouch(it->valuestring))
+			return bad(err, "vouch",
+				   "\"steady\", \"unvouched\" or \"none\"");
+		r->vouch = xstrdup(it->valuestring);
+		return 0;
 	case K_ENV:
 		return get_string(&r->env, it, 1, err);
-	case 13:
+	case K_CONFIG:
 		return get_config(r, it, err);
-	case 14:
+	case K_SOURCE:
 		return get_string(&r->source, it, 1, err);
-	case 16:
+	case K_SUMMARY:
 		return get_summary(r, it, err);
-	case 17:
+	case K_RAW:
 		return get_raw(r, it, err);
 	default:
 		return get_string(&r->at, it, 1, err);

@@ -18,6 +18,8 @@
 
 struct record {
 	char run[RECORD_RUN_LEN + 1]; /* 16 lowercase hex digits */
+	long seq; /* 0 (absent); k >= 1: the k-th repeat in its run of a
+		   * record equal in every other key, kept apart by it */
 	char *metric;
 	double value;	 /* finite */
 	char *unit;	 /* NULL: unitless */
@@ -33,10 +35,11 @@ struct record {
 	 * directory, and its SHA-256 in hex: "raw" in the line; NULL when
 	 * none was kept */
 	char *raw_path, *raw_sha256;
-	char *arm;	      /* "A", "B", ...; NULL when absent */
-	int ctl;	      /* -1 absent, else 0 or 1 (a control workload) */
-	long iters;	      /* -1 absent */
-	char *env;	      /* fingerprint id */
+	char *arm;   /* "A", "B", ...; NULL when absent */
+	int ctl;     /* -1 absent, else 0 or 1 (a control workload) */
+	long iters;  /* -1 absent */
+	char *vouch; /* an A/B's controls: "steady", "unvouched", "none" */
+	char *env;   /* fingerprint id */
 	struct strvec config; /* "key=value", sorted by key, keys unique */
 	char *source; /* "add", "ab", an import format; NULL when absent */
 	char *at;     /* "YYYY-MM-DDTHH:MM:SSZ" */
@@ -67,14 +70,15 @@ int record_new_run(char out[RECORD_RUN_LEN + 1], struct error *err);
  * at either end (text_name_problem; checked on writing only), value and
  * samples finite, better lower/higher, n >= 1 and equal to the number of
  * samples when both are given, a summary's numbers finite and ordered
- * (min <= p10 <= value <= p90 <= max) with n, run 16 hex digits, env and at
- * set. GCAMP_EUSAGE with the reason. */
+ * (min <= p10 <= value <= p90 <= max) with n, run 16 hex digits, seq >= 0,
+ * vouch steady, unvouched or none when given, env and at set.
+ * GCAMP_EUSAGE with the reason. */
 int record_check(const struct record *r, struct error *err);
 
 /* Appends r as one JSON line, without the newline, keys in the order of
- * DESIGN.md: v run metric value unit better stat n samples summary arm ctl
- * iters env config raw source at (absent optional keys left out). Checks r
- * first (record_check). */
+ * DESIGN.md: v run seq metric value unit better stat n samples summary arm
+ * ctl iters vouch env config raw source at (absent optional keys left out).
+ * Checks r first (record_check). */
 int record_encode(struct buf *out, const struct record *r, struct error *err);
 
 /* The record as a cJSON object in the same key order; the caller deletes

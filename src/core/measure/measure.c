@@ -388,7 +388,7 @@ int measure_index_update(struct ctx *ctx)
 }
 
 /* Lines sorted with their place, so that equal lines sort in the order
- * they came: the first of each run is the one kept. */
+ * they came: the first of each run of equal lines keeps its seq. */
 struct placed_line {
 	const char *line;
 	size_t at;
@@ -404,23 +404,57 @@ static int cmp_placed(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* keep[i] = 0 for each line equal to an earlier one: one sort, so that
- * an input of many equal lines costs no more than one of none */
-static void mark_duplicates(char *keep, char **lines, size_t n)
+/*
+ * Every record is written, and as a line of its own: notes are merged by
+ * line (sync takes two equal lines for one, as git's cat_sort_uniq
+ * does), so a record equal to an earlier one of recs in every key gets a
+ * seq past the earlier one's (1, 2, ... for the repeats of one record),
+ * encoded into lines->v. One sort per round, so that many equal lines cost
+ * no more than none; a new seq can meet a record that had it already (an
+ * input that gave seq), and the next round moves it on: seqs only grow,
+ * so the rounds end. seqs[i] is the seq of line i.
+ */
+static int distinct_lines(struct strvec *lines, const struct record *recs,
+			  long *seqs, size_t n, struct error *err)
 {
 	struct placed_line *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
-	size_t i;
+	struct buf b = BUF_INIT;
+	size_t i, k, moved;
+	int rc = 0;
 
-	for (i = 0; i < n; i++) {
-		sorted[i].line = lines[i];
-		sorted[i].at = i;
-	}
-	qsort(sorted, n, sizeof(*sorted), cmp_placed);
-	memset(keep, 1, n);
-	for (i = 1; i < n; i++)
-		if (!strcmp(sorted[i].line, sorted[i - 1].line))
-			keep[sorted[i].at] = 0;
+	do {
+		for (i = 0; i < n; i++) {
+			sorted[i].line = lines->v[i];
+			sorted[i].at = i;
+		}
+		qsort(sorted, n, sizeof(*sorted), cmp_placed);
+		moved = 0;
+		for (i = 1, k = 0; i < n && rc >= 0; i++) {
+			struct record r;
+			size_t at = sorted[i].at;
+
+			if (strcmp(sorted[i].line, sorted[i - 1].line)) {
+				k = 0;
+				continue;
+			}
+			/* sorted[] points into lines: the new line waits */
+			r = recs[at];
+			r.seq = seqs[at] + (long)++k;
+			buf_reset(&b);
+			if ((rc = record_encode(&b, &r, err)) < 0)
+				break;
+			seqs[at] = r.seq;
+			free(lines->v[at]);
+			lines->v[at] = buf_detach(&b);
+			/* the later equal ones compare with this one's old
+			 * text no more: keep k counting from the run's head */
+			sorted[i].line = sorted[i - 1].line;
+			moved++;
+		}
+	} while (moved && rc >= 0);
+	buf_release(&b);
 	free(sorted);
+	return rc;
 }
 
 /* After the ref did not move: the index back to where the ref is, at once
@@ -447,13 +481,12 @@ out:
  * written), or a negative code. */
 static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 		       const git_oid *commit, const struct record *recs,
-		       const struct strvec *lines, const char *keep,
-		       const char *why)
+		       const struct strvec *lines, const char *why)
 {
 	char hex[HEXSZ + 1];
 	struct indexer ix;
 	git_oid tip, new_tip;
-	struct notes_write w = {&tip, 0, hex, lines, keep, why};
+	struct notes_write w = {&tip, 0, hex, lines, why};
 	size_t i;
 	int exists = 0, rc;
 
@@ -469,8 +502,7 @@ static int append_once(struct ctx *ctx, git_repository *repo, struct db *db,
 	    (rc = indexer_init(&ix, db, repo, &ctx->err)) < 0)
 		goto fail;
 	for (i = 0; i < lines->nr; i++)
-		if (keep[i] &&
-		    (rc = index_record(&ix, hex, &recs[i], lines->v[i],
+		if ((rc = index_record(&ix, hex, &recs[i], lines->v[i],
 				       strlen(lines->v[i]))) < 0)
 			goto fail;
 	git_oid_tostr(hex, sizeof(hex), &new_tip);
@@ -511,7 +543,7 @@ int measure_append_counted(struct ctx *ctx, const git_oid *commit,
 	struct strvec lines = STRVEC_INIT;
 	git_repository *repo;
 	struct db *db;
-	char *keep = NULL;
+	long *seqs = xcalloc(n ? n : 1, sizeof(*seqs));
 	size_t i;
 	int rc, tries;
 
@@ -524,23 +556,24 @@ int measure_append_counted(struct ctx *ctx, const git_oid *commit,
 			goto out;
 		}
 		strvec_push_owned(&lines, buf_detach(&b));
+		seqs[i] = recs[i].seq;
 	}
-	keep = xmalloc(n ? n : 1);
-	mark_duplicates(keep, lines.v, n);
-	for (i = 0; i < n; i++)
-		*written += keep[i] != 0;
-	if ((rc = open_store(&repo, &db, ctx)) < 0)
+	if ((rc = distinct_lines(&lines, recs, seqs, n, &ctx->err)) < 0 ||
+	    (rc = open_store(&repo, &db, ctx)) < 0)
 		goto out;
 	for (tries = 0; tries < 5; tries++)
-		if ((rc = append_once(ctx, repo, db, commit, recs, &lines, keep,
-				      why)) <= 0)
+		if ((rc = append_once(ctx, repo, db, commit, recs, &lines,
+				      why)) <= 0) {
+			if (!rc)
+				*written = n;
 			goto out;
+		}
 	rc = error_set(&ctx->err, GCAMP_EFATAL,
 		       "cannot update '%s': it kept moving under us",
 		       MEASURE_NOTES_REF);
 out:
 	strvec_clear(&lines);
-	free(keep);
+	free(seqs);
 	return rc;
 }
 

@@ -18,7 +18,9 @@
  * the ref is moved by compare-and-swap on its old id (reflog message
  * "campaign: WHY"), then the transaction is committed; when that commit
  * fails the ref is moved back. So either both the note and the index hold
- * the lines, or neither does. Lines equal to one another are written once.
+ * the lines, or neither does. Every record is written: one equal in every
+ * key to an earlier one of recs gets a seq past it (line.h), so that no
+ * merge of notes by line takes the two for one.
  * The index is brought up to date with the notes first (see
  * measure_index_update). 0, or a negative code with ctx->err set.
  */
@@ -26,7 +28,7 @@ int measure_append(struct ctx *ctx, const git_oid *commit,
 		   const struct record *recs, size_t n, const char *why);
 
 /* measure_append, and sets *written to the number of lines it wrote: n
- * less the lines equal to an earlier one of recs. */
+ * on success, 0 on failure. */
 int measure_append_counted(struct ctx *ctx, const git_oid *commit,
 			   const struct record *recs, size_t n, const char *why,
 			   size_t *written);

@@ -186,11 +186,10 @@ int notes_write_commit(git_oid *out, struct ctx *ctx, git_repository *repo,
 		 * for it, as git would read it: "ab/cdef..." */
 		buf_puts(&path, hex + path.len / 3 * 2);
 	}
-	for (i = 0; i < w->lines->nr; i++)
-		if (w->keep[i]) {
-			buf_puts(&data, w->lines->v[i]);
-			buf_putc(&data, '\n');
-		}
+	for (i = 0; i < w->lines->nr; i++) {
+		buf_puts(&data, w->lines->v[i]);
+		buf_putc(&data, '\n');
+	}
 	if ((rc = git_blob_create_from_buffer(&blob_id, repo, data.ptr,
 					      data.len)) < 0) {
 		rc = error_git(&ctx->err, rc, "cannot write the note");

@@ -35,17 +35,16 @@ int notes_find(git_oid *blob, struct buf *path, git_repository *repo,
 
 /* One notes commit to write: lines appended to the note of a commit. */
 struct notes_write {
-	const git_oid *tip; /* the notes commit to build on ... */
-	int exists;	    /* ... when there is one */
-	const char *hex;    /* the commit whose note it is */
-	const struct strvec *lines;
-	const char *keep; /* keep[i]: lines->v[i] is appended */
-	const char *why;  /* the command, for the message */
+	const git_oid *tip;	    /* the notes commit to build on ... */
+	int exists;		    /* ... when there is one */
+	const char *hex;	    /* the commit whose note it is */
+	const struct strvec *lines; /* appended, in order */
+	const char *why;	    /* the command, for the message */
 };
 
 /*
- * Writes the note of commit w->hex with the lines w->lines->v[i] whose
- * w->keep[i] is set appended (each ending in a newline; a missing final
+ * Writes the note of commit w->hex with the lines w->lines->v appended
+ * (each ending in a newline; a missing final
  * newline of the old note is added), the notes tree, and a notes commit on
  * w->tip (when w->exists) with the message "Notes added by 'git campaign
  * WHY'", signed by GIT_COMMITTER_NAME/EMAIL, else user.name/email, else
