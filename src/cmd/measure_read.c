@@ -220,6 +220,8 @@ int cmd_measure_show(int argc, const char **argv, struct ctx *ctx)
 		config_text(&line, cfg.ptr);
 		buf_addf(&line, "  env=%s run=%s %s %s", r->env, r->run,
 			 r->source ? r->source : "-", r->at);
+		if (r->vouch)
+			buf_addf(&line, " controls=%s", r->vouch);
 		puts(line.ptr);
 		buf_release(&cfg);
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ab/enums.h"
 #include "core/ab/notes.h"
 #include "core/machine/collect.h"
 #include "core/machine/fingerprint.h"
@@ -41,6 +42,8 @@ static int fill(struct record *rec, struct ctx *ctx, const struct ab_result *r,
 	rec->arm = xstrdup(arm_b ? "B" : "A");
 	rec->ctl = p->control;
 	rec->iters = p->iters ? p->iters : -1;
+	/* what the controls said of the run travels with its numbers */
+	rec->vouch = xstrdup(ab_vouch_name(r->vouch));
 	rec->env = xstrdup(env);
 	rec->source = xstrdup("ab");
 	rec->at = xstrdup(at);
