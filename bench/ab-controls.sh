@@ -40,12 +40,10 @@ command -v cc >/dev/null || {
 	exit 128
 }
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK/home GIT_CONFIG_NOSYSTEM=1 TZ=UTC LANG=C LC_ALL=C
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
-mkdir -p "$HOME"
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+bench_world "$BIN_DIR"
+WORK=$TMP
 git config --global init.defaultBranch main
 
 # gen [ITERS]: "t: V us", V = (BASE + PER x ITERS) x exp(SIGMA x Z); run k

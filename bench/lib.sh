@@ -1,7 +1,8 @@
-# Shared by the benchmarks that time commands on a generated history
-# (measure.sh, report.sh): a world of its own, the timing of a command by
-# medians, and a repository of COMMITS commits with PER records each in
-# refs/notes/campaign, both made with git fast-import.
+# Shared by the benchmarks: a world of its own (every bench), the timing of
+# a command by medians (ab-note.sh, measure.sh, report.sh), and a
+# repository of COMMITS commits with PER records each in
+# refs/notes/campaign, both made with git fast-import (measure.sh,
+# report.sh).
 # shellcheck shell=bash
 
 die() {
