@@ -74,7 +74,7 @@ int main(void)
 		p.workload = xstrdup("w");
 		p.a = numbers(line, &p.na);
 		p.b = numbers(bar + 1, &p.nb);
-		ab_judge(&p, 0.02, 0.02, 0);
+		ab_judge(&p, 0.02, 0);
 		shift_interval(&lo, &hi, &p);
 		printf("{");
 		num("p", p.cmp.p, 0);

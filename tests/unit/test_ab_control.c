@@ -34,7 +34,7 @@ static void judge(struct ab_result *r)
 	size_t i;
 
 	for (i = 0; i < r->npoints; i++)
-		ab_judge(&r->points[i], 0.02, 0.02, 0);
+		ab_judge(&r->points[i], 0.02, 0);
 	ab_controls_judge(r, 0.02);
 }
 

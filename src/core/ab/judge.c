@@ -119,13 +119,11 @@ static void judge_workload(struct ab_point *p, size_t n, double effect,
 	}
 }
 
-void ab_judge(struct ab_point *p, double min_effect, double control_tol,
-	      int higher_is_better)
+void ab_judge(struct ab_point *p, double min_effect, int higher_is_better)
 {
 	double effect, lo, hi, scale = 1;
 	size_t n = p->na < p->nb ? p->na : p->nb;
 
-	(void)control_tol; /* controls: ab_controls_judge */
 	p->why[0] = '\0';
 	p->n_needed = 0;
 	stats_summarize(&p->sa, p->a, p->na);
@@ -317,7 +315,7 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 	for (i = 0; i < r->npoints; i++) {
 		struct ab_point *p = &r->points[i];
 
-		ab_judge(p, min_effect, control_tol, r->higher_is_better);
+		ab_judge(p, min_effect, r->higher_is_better);
 		check_drift(r, p, 0, min_effect, drift_alpha);
 		check_drift(r, p, 1, min_effect, drift_alpha);
 		check_modes(r, p);

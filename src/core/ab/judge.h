@@ -98,7 +98,6 @@ void ab_finish(struct ab_result *r, double min_effect, double control_tol,
 /* Judges one point from its samples (exposed for the tests). A control
  * that ran gets AB_VERDICT_NONE here: ab_controls_judge judges it with
  * the run's other control tests. */
-void ab_judge(struct ab_point *p, double min_effect, double control_tol,
-	      int higher_is_better);
+void ab_judge(struct ab_point *p, double min_effect, int higher_is_better);
 
 #endif
