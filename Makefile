@@ -166,9 +166,9 @@ $(BUILD)/tests/stub/legacy/libcuda.so.1: tests/stub/libcuda.c
 	$(Q)$(CC) $(STUB_CFLAGS) -DSTUB_LEGACY_ONLY -o $@ $<
 
 # test drivers (tests/driver/NAME.c): programs the e2e tests feed
-DRIVERS := $(BUILD)/tests/ab-judge
+DRIVERS := $(BUILD)/tests/ab-judge $(BUILD)/tests/ab-finish
 
-$(BUILD)/tests/ab-judge: tests/driver/ab-judge.c $(LIB) \
+$(DRIVERS): $(BUILD)/tests/%: tests/driver/%.c $(LIB) \
 		$(BUILD)/obj/libgit2-stubs.o
 	@mkdir -p $(@D)
 	$(call say,CC,$<)

@@ -5,7 +5,7 @@
 #
 # usage: bench/ab-controls.sh [BIN_DIR] [TRIALS] [OTHER_BIN_DIR]
 #   BIN_DIR        the folder that holds git-campaign (default: build/)
-#   TRIALS         A/Bs per case (default: 100; 2 to 3 s each)
+#   TRIALS         A/Bs per case (default: 100; 2 to 3 s each; 0: none)
 #   OTHER_BIN_DIR  another build (say main's) measured side by side on the
 #                  same seeds, one more row per case
 # SIGMA (0.03) sets the noise of every workload, SEED0 (0) offsets the
@@ -23,13 +23,18 @@
 # 6): a measured rate is only told from it with thousands of A/Bs. The row
 # also counts the runs the controls vouched for (steady) and those they
 # could not (unvouched: a control's CI reaches past the 2% tolerance).
+# Then, for RULE_TRIALS (10000) A/As per case, the same decision without
+# the processes: build/tests/ab-finish (`make unit`) judges seeded samples
+# of the same shape (Python's random, seeded per trial) exactly as ab does
+# (ab_finish), so the rate's interval is narrow enough to tell it from 5%;
+# its rows are marked "rule".
 # A benchmark, not a gate: it exits 0 after printing.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN_DIR=$(cd "${1:-$ROOT/build}" && pwd)
 TRIALS=${2:-100}
-SEED0=${SEED0:-0} CASES=${CASES:-6 2}
+SEED0=${SEED0:-0} CASES=${CASES:-6 2} RULE_TRIALS=${RULE_TRIALS:-10000}
 export SIGMA=${SIGMA:-0.03}
 OTHER=${3:+$(cd "$3" && pwd)}
 for b in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
@@ -167,6 +172,7 @@ wilson() {
 printf '| build | case | noise | A/Bs | INVALID | false-INVALID rate | 95%% CI | nominal | steady | unvouched |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for bin in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
+	[ "$TRIALS" -gt 0 ] || break
 	for c in $CASES; do
 		iters=$([ "$c" = 6 ] && echo ' {iters}' || true)
 		name="$c control tests" inv=0 steady=0 unv=0
@@ -183,3 +189,45 @@ for bin in "$BIN_DIR" ${OTHER:+"$OTHER"}; do
 			"$steady" "$unv"
 	done
 done
+
+# rule CASE: RULE_TRIALS A/As of CASE as ab-finish judges them, one line
+# each ("INVALID VOUCH TESTS DRIFTS"): three main points and two controls,
+# 10 runs per arm, log-normal noise SIGMA; controls at every count for 6
+rule() {
+	"$PY" - "$1" "$RULE_TRIALS" "$SIGMA" "$SEED0" <<-'PYEOF' |
+		import random, sys
+		case, trials, sigma, seed0 = (int(sys.argv[1]), int(sys.argv[2]),
+		                              float(sys.argv[3]), int(sys.argv[4]))
+		out = sys.stdout
+		def arms(r, base):
+		    a = " ".join("%.4f" % (base * r.lognormvariate(0, sigma)) for _ in range(10))
+		    b = " ".join("%.4f" % (base * r.lognormvariate(0, sigma)) for _ in range(10))
+		    return a + " | " + b + "\n"
+		for t in range(seed0 + 1, seed0 + trials + 1):
+		    r = random.Random(t)
+		    for it in (16, 64, 256):
+		        out.write("main " + arms(r, 1000 + 2 * it))
+		    for per in (2, 1):
+		        for it in ((16, 64, 256) if case == 6 else (0,)):
+		            out.write("control " + arms(r, 1000 + per * it))
+		    out.write("\n")
+	PYEOF
+		"$RULE"
+}
+
+RULE=$BIN_DIR/tests/ab-finish
+[ -x "$RULE" ] || RULE=$ROOT/build/tests/ab-finish
+if [ -x "$RULE" ] && [ "$RULE_TRIALS" -gt 0 ]; then
+	for c in $CASES; do
+		read -r inv steady unv < <(rule "$c" | awk '
+			{ inv += $1; st += $2 == "steady"; un += $2 == "unvouched" }
+			END { print inv + 0, st + 0, un + 0 }')
+		printf '| rule | %s | %s | %d | %d | %.2f%% | %s | %s | %d | %d |\n' \
+			"$c control tests" "$SIGMA" "$RULE_TRIALS" "$inv" \
+			"$(awk "BEGIN { print 100 * $inv / $RULE_TRIALS }")" \
+			"$(wilson "$inv" "$RULE_TRIALS")" "$(nominal "$c")" \
+			"$steady" "$unv"
+	done
+else
+	echo "bench: no '$RULE' (make unit): rule rows left out" >&2
+fi
