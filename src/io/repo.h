@@ -41,6 +41,15 @@ void repo_refs(struct refs *out, git_repository *repo);
 int repo_check_state(git_repository *repo, struct error *err);
 
 /*
+ * The tree index stands for, from the cache-tree extension of the index
+ * file that libgit2 read (io/indexfile.h), in *out: 0 when git kept it
+ * whole and the index has no conflict and no intent-to-add entry;
+ * GCAMP_ENOTFOUND when it cannot be told so (the caller compares the
+ * entries). Reads no tree. Records no error.
+ */
+int repo_index_tree(git_oid *out, git_index *index);
+
+/*
  * "Are there local changes?": 1 when the index or the work tree differs
  * from HEAD for a tracked file (untracked files and submodules do not
  * count, renames are not looked for), 0 when clean, a negative code (in
