@@ -95,6 +95,16 @@ static int first_parent_walk(size_t *steps, git_repository *repo,
 	return 0;
 }
 
+/* 1 when commit a is tip or one of its ancestors */
+static int reaches(git_repository *repo, const git_oid *tip, const git_oid *a)
+{
+	int rc = git_oid_equal(tip, a) ||
+		 git_graph_descendant_of(repo, tip, a) == 1;
+
+	git_error_clear();
+	return rc;
+}
+
 /*
  * The commit graph is the truth, the recorded tip a hint: the upstream is
  * the newer of the recorded parent tip (when the branch still holds it)
@@ -111,15 +121,20 @@ int stack_upstream(git_oid *out, git_repository *repo, const char *recorded,
 	size_t steps, mb_steps;
 	int rc, have_was;
 
-	/* the usual case of a branch up to date: its parent's tip below */
-	if (first_parent_walk(&steps, repo, tip, parent_now, 1000)) {
+	/* the usual case of a branch up to date: its parent's tip below.
+	 * Only an ancestor can be on the first-parent line, and asking
+	 * first spares the walk of 1000 commits for each branch that is
+	 * behind (the ancestry walk stops at the merge base, near by) */
+	if (reaches(repo, tip, parent_now) &&
+	    first_parent_walk(&steps, repo, tip, parent_now, 1000)) {
 		*out = *parent_now;
 		return 0;
 	}
 	steps = (size_t)-1;
 	have_was = recorded && git_oid_fromstr(&was, recorded) == 0 &&
-		   (first_parent_walk(&steps, repo, tip, &was, 1000) ||
-		    git_graph_descendant_of(repo, tip, &was) == 1);
+		   reaches(repo, tip, &was);
+	if (have_was)
+		first_parent_walk(&steps, repo, tip, &was, 1000);
 	git_error_clear();
 	rc = git_merge_base(&mb, repo, tip, parent_now);
 	if (rc < 0 && have_was) {

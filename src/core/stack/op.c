@@ -15,6 +15,7 @@
 #include "core/stack/graph.h"
 #include "core/stack/recover.h"
 #include "core/stack/renamed.h"
+#include "core/stack/treediff.h"
 #include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "io/signature.h"
@@ -721,13 +722,27 @@ out:
 static int changed_paths(struct strvec *out, git_repository *repo,
 			 git_commit *commit, git_index *index)
 {
-	git_tree *tree = NULL;
+	struct tree_changes ch = TREE_CHANGES_INIT;
+	git_tree *tree = NULL, *from = NULL;
 	git_diff *diff = NULL;
+	git_oid at;
 	size_t i, n;
 	int rc;
 
-	if ((rc = git_commit_tree(&tree, commit)) < 0 ||
-	    (rc = git_diff_tree_to_index(&diff, repo, tree, index, NULL)) < 0)
+	if ((rc = git_commit_tree(&tree, commit)) < 0)
+		goto out;
+	/* an index that is a tree (its cache-tree says which) differs from
+	 * the commit where the two trees do, found without reading the
+	 * folders they share */
+	if (repo_index_tree(&at, index) == 0 &&
+	    git_tree_lookup(&from, repo, &at) == 0 &&
+	    stack_tree_changes(&ch, repo, from, tree) == 0) {
+		for (i = 0; i < ch.n; i++)
+			strvec_push(out, ch.v[i].path);
+		goto out;
+	}
+	git_error_clear();
+	if ((rc = git_diff_tree_to_index(&diff, repo, tree, index, NULL)) < 0)
 		goto out;
 	n = git_diff_num_deltas(diff);
 	for (i = 0; i < n; i++) {
@@ -738,7 +753,9 @@ static int changed_paths(struct strvec *out, git_repository *repo,
 			strvec_push(out, d->new_file.path);
 	}
 out:
+	stack_tree_changes_release(&ch);
 	git_diff_free(diff);
+	git_tree_free(from);
 	git_tree_free(tree);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "core/stack/restack.h"
 #include "core/stack/rewrite.h"
 #include "core/stack/sign.h"
+#include "core/stack/treediff.h"
 #include "core/stack/worktrees.h"
 #include "io/repo.h"
 #include "io/signature.h"
@@ -122,20 +123,33 @@ int restack_check_linear(git_repository *repo, const git_oid *upstream,
  * a root commit, or when it cannot be read. */
 static int commit_patchid(git_oid *out, git_repository *repo, const git_oid *id)
 {
+	struct tree_changes ch = TREE_CHANGES_INIT;
 	git_commit *c = NULL, *p = NULL;
 	git_tree *tc = NULL, *tp = NULL;
+	git_diff_options dopts;
 	git_diff *diff = NULL;
 	int rc = -1;
 
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
 	if (git_commit_lookup(&c, repo, id) < 0 ||
 	    git_commit_parentcount(c) != 1 || git_commit_parent(&p, c, 0) < 0 ||
-	    git_commit_tree(&tc, c) < 0 || git_commit_tree(&tp, p) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, tp, tc, NULL) < 0 ||
+	    git_commit_tree(&tc, c) < 0 || git_commit_tree(&tp, p) < 0)
+		goto out;
+	/* the diff limited to the files that changed (an exact path list,
+	 * which libgit2's iterators follow without reading other folders)
+	 * has the whole diff's patch id */
+	if (stack_tree_changes(&ch, repo, tp, tc) == 0 && ch.paths.nr) {
+		dopts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+		dopts.pathspec.strings = ch.paths.v;
+		dopts.pathspec.count = ch.paths.nr;
+	}
+	if (git_diff_tree_to_tree(&diff, repo, tp, tc, &dopts) < 0 ||
 	    git_diff_patchid(out, diff, NULL) < 0)
 		goto out;
 	rc = 0;
 out:
 	git_error_clear();
+	stack_tree_changes_release(&ch);
 	git_diff_free(diff);
 	git_tree_free(tc);
 	git_tree_free(tp);
@@ -247,59 +261,54 @@ cJSON *oid_pair_json(const git_oid *a, const git_oid *b)
 	return p;
 }
 
-/* 1 when tree entry e (NULL: none) is the file of diff side f */
-static int same_entry(const git_tree_entry *e, const git_diff_file *f,
-		      int f_exists)
+/* 1 when tree entry e (NULL: none) is the file id, mode (exists 0: none) */
+static int same_entry(const git_tree_entry *e, const git_oid *id,
+		      git_filemode_t mode, int exists)
 {
-	if (!e || !f_exists)
-		return !e && !f_exists;
-	return git_oid_equal(git_tree_entry_id(e), &f->id) &&
-	       (unsigned)git_tree_entry_filemode(e) == f->mode;
+	if (!e || !exists)
+		return !e && !exists;
+	return git_oid_equal(git_tree_entry_id(e), id) &&
+	       git_tree_entry_filemode(e) == mode;
 }
 
 /*
  * The fast path of a cherry-pick, after git-branchless: only the paths the
- * commit changes (the diff of its parent's tree tp to its tree tc, which
- * skips unchanged subtrees) are looked at in the base tree tb. Where the
- * base still has the parent's version, the commit's version is taken;
- * where it already has the commit's, it stays. The new tree is tb with
- * those paths updated (git_tree_create_updated writes only the subtrees on
- * their way). Any other case (both sides changed a path, a file where a
- * folder is) returns 1: the caller merges the whole trees instead.
+ * commit changes (from its parent's tree tp to its tree tc, found without
+ * reading the subtrees they share) are looked at in the base tree tb.
+ * Where the base still has the parent's version, the commit's version is
+ * taken; where it already has the commit's, it stays. The new tree is tb
+ * with those paths updated (git_tree_create_updated writes only the
+ * subtrees on their way). Any other case (both sides changed a path, a
+ * file where a folder is) returns 1: the caller merges the whole trees
+ * instead.
  */
 static int replay_paths(git_oid *out, git_repository *repo, git_tree *tp,
 			git_tree *tb, git_tree *tc)
 {
-	git_diff_options dopts;
-	git_diff *diff = NULL;
+	struct tree_changes ch = TREE_CHANGES_INIT;
 	git_tree_update *up = NULL;
-	size_t i, n, nup = 0;
+	size_t i, nup = 0;
 	int rc;
 
-	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
-	dopts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
-	if ((rc = git_diff_tree_to_tree(&diff, repo, tp, tc, &dopts)) < 0)
-		return rc;
-	n = git_diff_num_deltas(diff);
-	up = xcalloc(n + 1, sizeof(*up));
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		int had = d->status != GIT_DELTA_ADDED;
-		int has = d->status != GIT_DELTA_DELETED;
+	if ((rc = stack_tree_changes(&ch, repo, tp, tc)) < 0)
+		goto out;
+	up = xcalloc(ch.n + 1, sizeof(*up));
+	for (i = 0; i < ch.n; i++) {
+		const struct tree_change *d = &ch.v[i];
 		git_tree_entry *e = NULL;
 
-		rc = git_tree_entry_bypath(&e, tb, d->new_file.path);
+		rc = git_tree_entry_bypath(&e, tb, d->path);
 		if (rc < 0 && rc != GIT_ENOTFOUND)
 			goto fallback;
 		git_error_clear();
-		if (same_entry(e, &d->old_file, had)) {
-			up[nup].action = has ? GIT_TREE_UPDATE_UPSERT
-					     : GIT_TREE_UPDATE_REMOVE;
-			up[nup].id = d->new_file.id;
-			up[nup].filemode = (git_filemode_t)d->new_file.mode;
-			up[nup].path = d->new_file.path;
+		if (same_entry(e, &d->old_id, d->old_mode, d->had)) {
+			up[nup].action = d->has ? GIT_TREE_UPDATE_UPSERT
+						: GIT_TREE_UPDATE_REMOVE;
+			up[nup].id = d->new_id;
+			up[nup].filemode = d->new_mode;
+			up[nup].path = d->path;
 			nup++;
-		} else if (!same_entry(e, &d->new_file, has)) {
+		} else if (!same_entry(e, &d->new_id, d->new_mode, d->has)) {
 			git_tree_entry_free(e);
 			goto fallback;
 		}
@@ -314,7 +323,7 @@ fallback:
 	rc = 1;
 out:
 	free(up);
-	git_diff_free(diff);
+	stack_tree_changes_release(&ch);
 	return rc;
 }
 
@@ -951,12 +960,58 @@ int restack_finish_op(struct stack_op *op, struct ctx *ctx,
 	return 0;
 }
 
+/* The commits one branch replays, and how many were already upstream */
+struct queued {
+	git_oid *list;
+	size_t n, already;
+};
+
+/*
+ * The commits of every branch still to replay, into a new array of op->n
+ * (NULL lists for the others). All listed before anything is written:
+ * libgit2 rescans the object database after each new object it writes,
+ * which makes the next walk of commits read the commit-graph file again
+ * (and check its whole hash), once per branch otherwise. The ranges read
+ * old commits only, and a root's new base is an old commit too.
+ */
+static int list_queue(struct queued **out, struct stack_op *op,
+		      struct replay *r)
+{
+	struct queued *q = xcalloc(op->n + 1, sizeof(*q));
+	git_repository *repo;
+	size_t i;
+	int rc;
+
+	*out = q;
+	if ((rc = ctx_repo(&repo, r->ctx, 1)) < 0)
+		return rc;
+	for (i = 0; i < op->n; i++) {
+		struct op_branch *b = &op->b[i];
+
+		if (b->done || b->skipped)
+			continue;
+		if ((rc = range(&q[i].list, &q[i].n, repo, &b->upstream,
+				&b->old, b->name, &r->ctx->err)) < 0)
+			return rc;
+		/* a branch whose parent is replayed here sits on commits
+		 * that were its parent's own: only a root's new base brings
+		 * changes from elsewhere (one that still matches below
+		 * becomes empty, and is dropped so) */
+		if (b->pidx < 0)
+			q[i].already =
+				drop_already_in(&r->patchids, repo, &b->onto,
+						&b->old, q[i].list, &q[i].n);
+	}
+	return 0;
+}
+
 /* restack_run_queue's work, with the committer in r */
 static int run_queue(struct replay *r)
 {
 	struct stack_op *op = r->op;
 	struct ctx *ctx = r->ctx;
 	struct restack_result *out = r->out;
+	struct queued *q = NULL;
 	git_repository *repo;
 	git_oid *list = NULL;
 	size_t i, n;
@@ -982,42 +1037,37 @@ static int run_queue(struct replay *r)
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
+	if ((rc = list_queue(&q, op, r)) < 0)
+		goto out;
 	for (i = 0; i < op->n; i++) {
 		struct op_branch *b = &op->b[i];
 		git_oid base;
-		size_t already;
 
 		if (b->pidx >= 0 && op->b[b->pidx].skipped)
 			b->skipped = 1; /* its parent stays: so does it */
 		if (b->done || b->skipped)
 			continue;
-		if ((rc = range(&list, &n, repo, &b->upstream, &b->old, b->name,
-				&ctx->err)) < 0)
-			return rc;
 		base = *new_base(op, i);
-		/* a branch whose parent is replayed here sits on commits
-		 * that were its parent's own: only a root's new base brings
-		 * changes from elsewhere (one that still matches below
-		 * becomes empty, and is dropped so) */
-		already = b->pidx >= 0
-				  ? 0
-				  : drop_already_in(&r->patchids, repo, &base,
-						    &b->old, list, &n);
 		r->branch = i;
 		r->dropped = 0;
 		r->notes = cJSON_CreateArray();
-		rc = replay_list(r, &base, list, n);
+		rc = replay_list(r, &base, q[i].list, q[i].n);
 		if (rc == 0 &&
 		    (rc = record_replay(op, ctx, i, &base, r->notes)) == 0)
-			done_line(out, b, n, r->dropped, already);
-		free(list);
-		list = NULL;
+			done_line(out, b, q[i].n, r->dropped, q[i].already);
 		cJSON_Delete(r->notes);
 		r->notes = NULL;
-		if (rc)
-			return rc < 0 ? rc : 0;
+		if (rc) {
+			rc = rc < 0 ? rc : 0;
+			goto out;
+		}
 	}
-	return restack_finish_op(op, ctx, out);
+	rc = restack_finish_op(op, ctx, out);
+out:
+	for (i = 0; q && i < op->n; i++)
+		free(q[i].list);
+	free(q);
+	return rc;
 }
 
 /* Replays every branch not yet done, parents first, then finishes. */
