@@ -60,6 +60,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # objects instead of 21, which halves the cost of `status`; src/libgit2-stubs.c,
 # linked with libgit2, holds the stand-ins this takes
 SQLITE_LIBS := -Wl,-Bstatic -lsqlite3 -Wl,-Bdynamic -ldl -pthread
+# zlib, static too, for the hook binary's reads of commits (src/io/gitobj.c)
+ZLIB_LIBS := -Wl,-Bstatic -lz -Wl,-Bdynamic
 PKG_LIBS := $(shell pkg-config --libs libcjson) $(SQLITE_LIBS) -lm
 endif
 GIT_LIBS := $(BUILD)/obj/libgit2-stubs.o \
@@ -111,7 +113,7 @@ $(BIN): $(BUILD)/obj/main.o $(LIB) $(BUILD)/obj/libgit2-stubs.o
 
 $(HOOK_BIN): $(BUILD)/obj/hook-main.o $(LIB)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@.tmp $^ $(SQLITE_LIBS) -lm && mv -f $@.tmp $@
+	$(Q)$(CC) $(LDFLAGS) -o $@.tmp $^ $(SQLITE_LIBS) $(ZLIB_LIBS) -lm && mv -f $@.tmp $@
 
 $(LIB): $(OBJS)
 	$(call say,AR,$@)

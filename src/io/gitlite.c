@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/gitcfg_parse.h"
+#include "io/gitobj.h"
 #include "io/proc.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -694,8 +695,34 @@ int gitlite_remote_name_valid(const char *name)
 	return ok;
 }
 
-/* The files backend reads no objects: git answers, found as proc_git
- * finds the repository. */
+static int any_ref(const char *refname, const char *oid, void *data)
+{
+	(void)refname;
+	(void)oid;
+	(void)data;
+	return 1;
+}
+
+/* 1 when the object files alone may answer for the history: no object
+ * folder named by the environment, no shallow or grafted history, no
+ * replace refs (git's own walk sees those, ours does not) */
+static int objects_alone(const struct gitlite *g)
+{
+	char *shallow = join(g->common_dir, "shallow");
+	char *grafts = join(g->common_dir, "info/grafts");
+	int ok = !getenv("GIT_OBJECT_DIRECTORY") &&
+		 !getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES") &&
+		 access(shallow, F_OK) < 0 && access(grafts, F_OK) < 0 &&
+		 files_for_each_prefix((void *)g, "refs/replace/", any_ref,
+				       NULL) == 0;
+
+	free(shallow);
+	free(grafts);
+	return ok;
+}
+
+/* The object files answer (io/gitobj.h) without a process; git, found as
+ * proc_git finds the repository, in every case they cannot. */
 static int files_is_ancestor(void *store, const char *ancestor,
 			     const char *descendant)
 {
@@ -704,9 +731,17 @@ static int files_is_ancestor(void *store, const char *ancestor,
 	struct proc_opts po = {.stdin_null = 1, .cap = 4096};
 	struct proc_result r = PROC_RESULT_INIT;
 	struct error err = ERROR_INIT;
+	const struct gitlite *g = store;
 	int rc;
 
-	(void)store;
+	if (objects_alone(g)) {
+		char *objects = join(g->common_dir, "objects");
+
+		rc = gitobj_is_ancestor(objects, ancestor, descendant);
+		free(objects);
+		if (rc >= 0)
+			return rc;
+	}
 	if (proc_git(&r, args, &po, &err) < 0)
 		rc = GCAMP_EFATAL;
 	else
