@@ -197,6 +197,48 @@ out:
 	return rc;
 }
 
+int gitcfg_set_all(struct gitcfg *c, const char *const *keys,
+		   const char *const *values, size_t n, struct error *err)
+{
+	git_config *local = NULL;
+	git_transaction *tx = NULL;
+	char *path = xasprintf("%s/config", c->lite->common_dir);
+	size_t i;
+	int rc;
+
+	repo_lib_init();
+	if ((rc = git_config_open_ondisk(&local, path)) < 0 ||
+	    (rc = git_config_lock(&tx, local)) < 0) {
+		rc = error_git(err, rc, "cannot open the repository's config");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		char *k = normalized(keys[i]);
+
+		if (values[i])
+			rc = git_config_set_string(local, k, values[i]);
+		else if ((rc = git_config_delete_multivar(local, k, ".*")) ==
+			 GIT_ENOTFOUND)
+			rc = 0;
+		free(k);
+		if (rc < 0) {
+			rc = error_git(err, rc, "cannot write '%s'", keys[i]);
+			goto out;
+		}
+	}
+	if ((rc = git_transaction_commit(tx)) < 0) {
+		rc = error_git(err, rc, "cannot write the repository's config");
+		goto out;
+	}
+	if ((rc = gitlite_reload_config(c->lite, err)) == 0 && c->repo)
+		rc = read_with_includes(c, err);
+out:
+	git_transaction_free(tx);
+	git_config_free(local);
+	free(path);
+	return rc;
+}
+
 int gitcfg_set(struct gitcfg *c, const char *key, const char *value,
 	       struct error *err)
 {

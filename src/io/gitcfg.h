@@ -54,4 +54,11 @@ int gitcfg_ensure(struct gitcfg *c, const char *key, const char *value,
  * when it had none. */
 int gitcfg_unset(struct gitcfg *c, const char *key, struct error *err);
 
+/* Writes keys[i] = values[i] for i < n into the repository's config in one
+ * write under git's config lock (values[i] NULL: every value of keys[i]
+ * removed, none being no error), then reads the configuration once: n
+ * gitcfg_set calls at the cost of one. On an error nothing is written. */
+int gitcfg_set_all(struct gitcfg *c, const char *const *keys,
+		   const char *const *values, size_t n, struct error *err);
+
 #endif

@@ -17,6 +17,7 @@
 #include "core/stack/renamed.h"
 #include "core/stack/treediff.h"
 #include "core/stack/worktrees.h"
+#include "io/gitcfg.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -539,26 +540,41 @@ static int ref_now(git_oid *out, int *exists, git_repository *repo,
 	return rc;
 }
 
+/* Every branch's record in one write of the config (stack_record's keys) */
 static int apply_records(struct stack_op *op, struct ctx *ctx, int inverse)
 {
-	const cJSON *e;
+	const cJSON *e,
+		*cfg = cJSON_GetObjectItemCaseSensitive(op->apply, "cfg");
+	size_t n = (size_t)cJSON_GetArraySize(cfg), k = 0, i;
+	const char **keys = xcalloc(2 * n + 1, sizeof(*keys));
+	char **vals = xcalloc(2 * n + 1, sizeof(*vals));
+	struct gitcfg *gc;
 	int rc = 0;
 
-	cJSON_ArrayForEach(e,
-			   cJSON_GetObjectItemCaseSensitive(op->apply, "cfg")) {
-		char *b = json_dup_str(e, "branch");
-		char *p =
-			json_dup_str(e, inverse ? "parent_old" : "parent_new");
-		char *t = json_dup_str(e, inverse ? "tip_old" : "tip_new");
+	cJSON_ArrayForEach(e, cfg) {
+		const char *b = json_get_str(e, "branch");
 
-		rc = b ? stack_record(ctx, b, p, t) : GCAMP_EFATAL;
-		free(b);
-		free(p);
-		free(t);
-		if (rc < 0)
-			return rc;
+		if (!b) {
+			rc = GCAMP_EFATAL;
+			goto out;
+		}
+		keys[k] = xasprintf("branch.%s.campaignParent", b);
+		vals[k++] =
+			json_dup_str(e, inverse ? "parent_old" : "parent_new");
+		keys[k] = xasprintf("branch.%s.campaignParentTip", b);
+		vals[k++] = json_dup_str(e, inverse ? "tip_old" : "tip_new");
 	}
-	return 0;
+	if (k && (rc = ctx_config(&gc, ctx)) == 0)
+		rc = gitcfg_set_all(gc, keys, (const char *const *)vals, k,
+				    &ctx->err);
+out:
+	for (i = 0; i < k; i++) {
+		free((char *)keys[i]);
+		free(vals[i]);
+	}
+	free(keys);
+	free(vals);
+	return rc;
 }
 
 /* One application of op->apply's refs: what its steps share. */
