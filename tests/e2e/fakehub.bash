@@ -52,7 +52,8 @@ fh_http() {
 # stored; fh comments REPO: the comments' bodies as a JSON list
 fh() {
 	case $1 in
-	seed | fault | merge | edit | reset | rename) fh_http POST "/__fake/$1" "${2:-}" ;;
+	seed | fault | merge | edit | reset | rename | review | status | check)
+		fh_http POST "/__fake/$1" "${2:-}" ;;
 	log) fh_http GET /__fake/log.txt ;;
 	body) fh_http GET "/__fake/body?repo=$2&number=$3" ;;
 	comments) fh_http GET "/__fake/comments?repo=$2" ;;

@@ -15,6 +15,15 @@
 # /__fake/rename {"repo", "to"}: the repository moves, as a rename or a
 # transfer does on GitHub: its old name answers 301 (GET) or 307 (writes)
 # with a Location under the new one, which holds the same state.
+# /__fake/edit {"repo", "number" or "comment", "set"} changes an issue, PR
+# or comment as someone on GitHub would ("delete": true removes a comment).
+# /__fake/review {"repo", "number", "user", "state"}: a review of PR number
+# (APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED); /__fake/status
+# {"repo", "number", "context", "state"}: a commit status on the PR's head;
+# /__fake/check {"repo", "number", "name", "status", "conclusion"}: a check
+# run on it (one per name, the last one given wins).
+# A request for an operation outside the subset, or with a query parameter
+# or value the operation does not declare, is a violation.
 import argparse
 import copy
 import hashlib
@@ -174,13 +183,16 @@ class State:
         self.faults = []
         self.renames = {}
         self.comment_id = 1000
+        self.review_id = 80
+        self.check_id = 4
         self.clock = 1700000000
 
     def repo(self, full):
         full = full.lower()
         if full not in self.repos:
             self.repos[full] = {"name": full, "next": 1, "issues": {},
-                                "pulls": {}, "comments": {}}
+                                "pulls": {}, "comments": {}, "reviews": {},
+                                "statuses": {}, "checks": {}}
         return self.repos[full]
 
     def tick(self):
@@ -215,6 +227,9 @@ class State:
                               "get", "200")
         # GitHub's own example fails its schema here (see the reference)
         p["requested_teams"] = []
+        # a new PR has none of the example's labels or reviewers
+        p["labels"] = []
+        p["requested_reviewers"] = []
         p.update({"id": 9000 + n, "number": n, "title": title,
                   "body": body, "state": "open", "draft": bool(draft),
                   "merged": False, "merged_at": None, "closed_at": None,
@@ -374,10 +389,6 @@ class Handler(BaseHTTPRequestHandler):
                 self._violation("request body is not JSON")
                 return self._send(400, err_body("Problems parsing JSON"))
         op, params = self.server.spec.find(self.command, path)
-        if op is None:
-            extra = self._extra(path, query)
-            if extra is not None:
-                return extra
         if op is None and params is None:
             self._violation("no such operation in the spec")
             return self._send(404, err_body("Not Found"))
@@ -396,12 +407,16 @@ class Handler(BaseHTTPRequestHandler):
                     self._violation("request: " + e)
                 return self._send(422, err_body("Invalid request.\n\n" +
                                                 errs[0]))
-        for p in op.get("parameters", []):
-            if p["in"] == "query" and p["name"] in query:
-                v = query[p["name"]][0]
-                if p["schema"].get("type") == "integer":
-                    if not re.match(r"^-?\d+$", v):
-                        self._violation("query %s=%s" % (p["name"], v))
+        declared = {p["name"]: p for p in op.get("parameters", [])
+                    if p["in"] == "query"}
+        for name, values in query.items():
+            p = declared.get(name)
+            if p is None:
+                self._violation("query parameter '%s' is not in the spec" %
+                                name)
+                continue
+            for e in self._query_errors(p["schema"], values[0]):
+                self._violation("query %s=%s: %s" % (name, values[0], e))
         with st.lock:
             if fault and fault["kind"] == "race" and "repo" in params:
                 # someone else opens an issue just before this request
@@ -492,6 +507,16 @@ class Handler(BaseHTTPRequestHandler):
                 p.update({"state": "closed", "merged": True,
                           "merged_at": st.tick(), "updated_at": st.tick()})
                 return self._send(200, {})
+            if what == "edit" and "comment" in body:
+                # a comment edited, or deleted, by someone on GitHub
+                r = st.repo(body["repo"])
+                c = r["comments"][body["comment"]]
+                if body.get("delete"):
+                    del r["comments"][body["comment"]]
+                else:
+                    c.update(body["set"])
+                    c["updated_at"] = st.tick()
+                return self._send(200, {})
             if what == "edit":
                 r = st.repo(body["repo"])
                 n = body["number"]
@@ -502,6 +527,8 @@ class Handler(BaseHTTPRequestHandler):
             if what == "fault":
                 st.faults.append(body)
                 return self._send(200, {})
+            if what in ("review", "status", "check"):
+                return self._send(200, self._ci_control(what, body))
             if what == "rename":
                 # {"repo": "o/r", "to": "neworg/r2"}: the same state under
                 # the new name; the old one answers 301/307 to it
@@ -542,33 +569,59 @@ class Handler(BaseHTTPRequestHandler):
                     "comments": list(r["comments"].values())})
         return self._send(404, {"message": "no such control"})
 
-    # -- operations outside the subset: answered, their items checked
-
-    def _extra(self, path, query):
-        m = re.match(r"^/repos/([^/]+/[^/]+)/issues$", path)
-        if m and self.command == "GET":
-            st = self.server.state
-            with st.lock:
-                r = st.repo(m.group(1))
-                # PRs are issues too, in the same number sequence
-                items = sorted(list(r["issues"].values()) +
-                               [self._as_issue(r, p)
-                                for p in r["pulls"].values()],
-                               key=lambda i: -i["number"])
-                if query.get("state", ["open"])[0] != "all":
-                    items = [i for i in items if i["state"] ==
-                             query.get("state", ["open"])[0]]
-                items, hdrs = self._page(items, query)
-            schema = self.server.spec.schema(
-                "/repos/{owner}/{repo}/issues/{issue_number}", "get", "200")
-            for i in items:
-                for e in validate(schema, i)[:3]:
-                    self._violation("response 200: " + e)
-            self._send(200, items, hdrs)
-            return True
-        return None
+    def _ci_control(self, what, body):
+        """a review, a commit status or a check run on PR number's head"""
+        st = self.server.state
+        r = st.repo(body["repo"])
+        p = r["pulls"][body["number"]]
+        sha = p["head"]["sha"]
+        now = st.tick()
+        if what == "review":
+            st.review_id += 1
+            v = self.server.spec.example(
+                "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", "get",
+                "200")[0]
+            v.update({"id": st.review_id, "user": self._user(body["user"]),
+                      "state": body["state"], "commit_id": sha,
+                      "submitted_at": now})
+            r["reviews"].setdefault(p["number"], []).append(v)
+            p["requested_reviewers"] = [
+                u for u in p["requested_reviewers"]
+                if u["login"] != body["user"]]
+            return {"id": v["id"]}
+        if what == "status":
+            v = self.server.spec.example(
+                "/repos/{owner}/{repo}/commits/{ref}/status", "get",
+                "200")["statuses"][0]
+            v.update({"state": body["state"], "context": body["context"],
+                      "created_at": now, "updated_at": now})
+            r["statuses"].setdefault(sha, {})[body["context"]] = v
+            return {}
+        st.check_id += 1
+        v = self.server.spec.example(
+            "/repos/{owner}/{repo}/commits/{ref}/check-runs", "get",
+            "200")["check_runs"][0]
+        done = body.get("status", "completed") == "completed"
+        v.update({"id": st.check_id, "name": body["name"], "head_sha": sha,
+                  "status": body.get("status", "completed"),
+                  "conclusion": body.get("conclusion") if done else None,
+                  "completed_at": now if done else None})
+        r["checks"].setdefault(sha, {})[body["name"]] = v
+        return {"id": v["id"]}
 
     # -- helpers for the operations
+
+    @staticmethod
+    def _query_errors(schema, v):
+        """what is wrong with query value v (a string) for schema"""
+        t = schema.get("type")
+        if t == "integer":
+            if not re.match(r"^-?\d+$", v):
+                return ["not an integer"]
+            return validate(schema, int(v))
+        if t == "boolean":
+            return [] if v in ("true", "false") else ["not a boolean"]
+        return validate(schema, v)
 
     def _page(self, items, query):
         try:
@@ -718,6 +771,12 @@ class Handler(BaseHTTPRequestHandler):
         c = self._add_comment(r, n, body["body"])
         return 201, self._public(c), {"Location": c["url"]}
 
+    def op_issues_get_comment(self, params, query, body):
+        c = self._repo(params)["comments"].get(int(params["comment_id"]))
+        if not c:
+            return 404, err_body("Not Found"), None
+        return 200, self._public(c), None
+
     def op_issues_update_comment(self, params, query, body):
         r = self._repo(params)
         c = r["comments"].get(int(params["comment_id"]))
@@ -801,6 +860,130 @@ class Handler(BaseHTTPRequestHandler):
                                               body["base"]))
         p["updated_at"] = self.server.state.tick()
         return 200, p, None
+
+    def op_issues_list_for_repo(self, params, query, body):
+        r = self._repo(params)
+        # PRs are issues too, in the same number sequence
+        items = list(r["issues"].values()) + [self._as_issue(r, p)
+                                               for p in r["pulls"].values()]
+        state = query.get("state", ["open"])[0]
+        if state != "all":
+            items = [i for i in items if i["state"] == state]
+        if "since" in query:
+            items = [i for i in items if i["updated_at"] >=
+                     query["since"][0]]
+        key = {"created": "number", "updated": "updated_at",
+               "comments": "comments"}[query.get("sort", ["created"])[0]]
+        items.sort(key=lambda i: (i[key], i["number"]),
+                   reverse=query.get("direction", ["desc"])[0] == "desc")
+        items, hdrs = self._page(items, query)
+        return 200, items, hdrs
+
+    def _pull(self, params):
+        r = self._repo(params)
+        return r, r["pulls"].get(int(params["pull_number"]))
+
+    def op_pulls_list_reviews(self, params, query, body):
+        r, p = self._pull(params)
+        if not p:
+            return 404, err_body("Not Found"), None
+        items, hdrs = self._page(list(r["reviews"].get(p["number"], [])),
+                                 query)
+        return 200, items, hdrs
+
+    def op_pulls_request_reviewers(self, params, query, body):
+        r, p = self._pull(params)
+        if not p:
+            return 404, err_body("Not Found"), None
+        for login in body.get("reviewers", []):
+            if login == p["user"]["login"]:
+                return 422, err_body(
+                    "Reviews may only be requested from collaborators. "
+                    "One or more of the users or teams you specified is "
+                    "not a collaborator of the %s repository." %
+                    r["name"]), None
+        have = {u["login"] for u in p["requested_reviewers"]}
+        for login in body.get("reviewers", []):
+            if login not in have:
+                p["requested_reviewers"].append(self._user(login))
+                have.add(login)
+        p["updated_at"] = self.server.state.tick()
+        return 201, p, None
+
+    def op_issues_add_labels(self, params, query, body):
+        r = self._repo(params)
+        n = int(params["issue_number"])
+        o = r["pulls"].get(n) or r["issues"].get(n)
+        if o is None:
+            return 404, err_body("Not Found"), None
+        names = body.get("labels", []) if isinstance(body, dict) else body
+        labels = o.setdefault("labels", [])
+        have = {lb["name"] for lb in labels}
+        for name in names:
+            name = name if isinstance(name, str) else name["name"]
+            if name not in have:
+                lb = self.server.spec.example(
+                    "/repos/{owner}/{repo}/issues/{issue_number}/labels",
+                    "post", "200")[0]
+                lb.update({"name": name, "id": 208000000 + len(have),
+                           "default": False,
+                           "url": "https://api.github.com/repos/%s/labels/"
+                           "%s" % (r["name"], urllib.parse.quote(name))})
+                labels.append(lb)
+                have.add(name)
+        o["updated_at"] = self.server.state.tick()
+        return 200, labels, None
+
+    def _ref_pr(self, r, ref):
+        for p in r["pulls"].values():
+            if ref in (p["head"]["sha"], p["head"]["ref"]):
+                return p
+        return None
+
+    def op_repos_get_combined_status_for_ref(self, params, query, body):
+        r = self._repo(params)
+        p = self._ref_pr(r, params["ref"])
+        if p is None:
+            return 422, err_body("No commit found for SHA: %s" %
+                                 params["ref"]), None
+        sha = p["head"]["sha"]
+        latest = list(r["statuses"].get(sha, {}).values())
+        states = {st["state"] for st in latest}
+        # GitHub's rule: failure over pending over success; none: pending
+        if states & {"error", "failure"}:
+            state = "failure"
+        elif "pending" in states or not latest:
+            state = "pending"
+        else:
+            state = "success"
+        out = self.server.spec.example(
+            "/repos/{owner}/{repo}/commits/{ref}/status", "get", "200")
+        base = "https://api.github.com/repos/%s" % r["name"]
+        out.update({"state": state, "sha": sha, "statuses": latest,
+                    "total_count": len(latest),
+                    "commit_url": "%s/commits/%s" % (base, sha),
+                    "url": "%s/commits/%s/status" % (base, sha)})
+        return 200, out, None
+
+    def op_checks_list_for_ref(self, params, query, body):
+        r = self._repo(params)
+        p = self._ref_pr(r, params["ref"])
+        if p is None:
+            return 422, err_body("No commit found for SHA: %s" %
+                                 params["ref"]), None
+        runs = list(r["checks"].get(p["head"]["sha"], {}).values())
+        page, hdrs = self._page(runs, query)
+        return 200, {"total_count": len(runs), "check_runs": page}, hdrs
+
+    def _user(self, login):
+        u = self.server.spec.example("/user", "get", "200")
+        return {k: (login if k == "login" else v) for k, v in u.items()
+                if k in ("login", "id", "node_id", "avatar_url",
+                         "gravatar_id", "url", "html_url", "followers_url",
+                         "following_url", "gists_url", "starred_url",
+                         "subscriptions_url", "organizations_url",
+                         "repos_url", "events_url", "received_events_url",
+                         "type", "site_admin")}
 
     def op_repos_get(self, params, query, body):
         return 200, self.server.spec.example("/repos/{owner}/{repo}", "get",
