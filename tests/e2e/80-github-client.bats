@@ -111,13 +111,26 @@ umbrella_world() {
 	assert_fatal 'tried GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN'
 }
 
+# wait_said SECONDS KIND FROM T0 T1: $stderr is the one line of a wait of
+# SECONDS for GitHub's KIND rate limit, ending between T0 + SECONDS and
+# T1 + SECONDS (epoch seconds around the command), its source FROM
+wait_said() {
+	local re="^waiting $1 s for GitHub's $2 rate limit, until ([0-9:]{8}) UTC \\($3\\)\$" t ok=
+	[[ $stderr =~ $re ]] || fail "not a $2 wait of $1 s from $3: $stderr"
+	for t in $(seq $(($4 + $1)) $(($5 + $1 + 1))); do
+		[ "$(date -u -d "@$t" +%H:%M:%S)" = "${BASH_REMATCH[1]}" ] && ok=1
+	done
+	[ -n "$ok" ] || fail "the end of the wait is not now + $1 s: $stderr"
+}
+
 @test "403 with retry-after: waits that long, says so, then succeeds" {
 	umbrella_world
 	fh fault '{"status":403,"method":"GET","headers":{"retry-after":"1"},"body":{"message":"slow down","documentation_url":"x"}}' >/dev/null
 	start=$(date +%s%N)
+	t0=$(date +%s)
 	run --separate-stderr git campaign umbrella sync
 	assert_success
-	[ "$stderr" = "waiting 1 s for GitHub's rate limit" ]
+	wait_said 1 secondary retry-after "$t0" "$(date +%s)"
 	[ $((($(date +%s%N) - start) / 1000000)) -ge 1000 ]
 	[ "$(fh_count GET)" -eq 2 ]
 }
@@ -125,23 +138,26 @@ umbrella_world() {
 @test "429 without retry-after waits the secondary floor; 403 with remaining 0 waits for the reset" {
 	umbrella_world
 	fh fault '{"status":429,"method":"GET","body":{"message":"too many","documentation_url":"x"}}' >/dev/null
+	t0=$(date +%s)
 	run --separate-stderr git campaign umbrella sync
 	assert_success
-	[ "$stderr" = "waiting 1 s for GitHub's rate limit" ]
+	wait_said 1 secondary "no retry-after: the secondary wait" "$t0" "$(date +%s)"
 	reset=$(($(date +%s) + 1))
 	fh fault "{\"status\":403,\"method\":\"GET\",\"headers\":{\"x-ratelimit-remaining\":\"0\",\"x-ratelimit-reset\":\"$reset\"},\"body\":{\"message\":\"API rate limit exceeded\",\"documentation_url\":\"x\"}}" >/dev/null
 	run --separate-stderr git campaign umbrella sync
 	assert_success
-	[[ $stderr == "waiting "[12]" s for GitHub's rate limit" ]]
+	# the reset GitHub names, to the second
+	[[ $stderr == "waiting "[12]" s for GitHub's primary rate limit, until $(date -u -d "@$reset" +%H:%M:%S) UTC (x-ratelimit-reset)" ]] || fail "$stderr"
 	[ "$(fh_count GET)" -eq 4 ]
 }
 
 @test "a secondary rate limit message without retry-after is waited for" {
 	umbrella_world
 	fh fault '{"status":403,"method":"PATCH","body":{"message":"You have exceeded a secondary rate limit","documentation_url":"x"}}' >/dev/null
+	t0=$(date +%s)
 	run --separate-stderr git campaign umbrella sync
 	assert_success
-	[ "$stderr" = "waiting 1 s for GitHub's rate limit" ]
+	wait_said 1 secondary "no retry-after: the secondary wait" "$t0" "$(date +%s)"
 	[ "$(fh_count PATCH)" -eq 2 ]
 }
 

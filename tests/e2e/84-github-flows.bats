@@ -301,13 +301,13 @@ squash_merge() {
 	fh fault '{"method":"POST","path":"/pulls$","status":429,"body":{"message":"Too Many Requests"}}' >/dev/null
 	run --separate-stderr git campaign stack submit --all
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
-	[ "${stderr_lines[0]}" = "waiting 1 s for GitHub's rate limit" ] || fail "$stderr"
+	[[ ${stderr_lines[0]} == "waiting 1 s for GitHub's secondary rate limit, until "*" UTC (no retry-after: the secondary wait)" ]] || fail "$stderr"
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	assert_line --partial 'opened #2 for s2 onto s1'
 	fh fault '{"method":"GET","path":"/pulls$","status":403,"headers":{"retry-after":"1"},"body":{"message":"You have exceeded a secondary rate limit"}}' >/dev/null
 	run --separate-stderr git campaign stack sync
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
-	[ "$stderr" = "waiting 1 s for GitHub's rate limit" ] || fail "$stderr"
+	[[ $stderr == "waiting 1 s for GitHub's secondary rate limit, until "*" UTC (retry-after)" ]] || fail "$stderr"
 	assert_line '#1 s1: open'
 }
 

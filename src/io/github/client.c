@@ -409,9 +409,32 @@ static int out_of_time(const struct call *c, struct github *gh,
 	return GCAMP_EFATAL;
 }
 
-/* adds wait_ms to *waited, or refuses a total past the cap */
+void github_rate_why(char *out, size_t n, const struct github_attempt *a,
+		     long wait_ms)
+{
+	int primary = a->remaining && !strcmp(a->remaining, "0");
+	int by_retry =
+		a->retry_after && isdigit((unsigned char)*a->retry_after);
+	time_t until = (time_t)(a->now + (wait_ms + 999) / 1000);
+	const char *from = by_retry  ? "retry-after"
+			   : primary ? "x-ratelimit-reset"
+				     : "no retry-after: the secondary wait";
+	struct tm tm;
+	char hms[16] = "?";
+
+	/* the reset GitHub names, not our rounding of it */
+	if (primary && !by_retry && a->reset)
+		until = (time_t)strtoll(a->reset, NULL, 10);
+	if (gmtime_r(&until, &tm))
+		strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	snprintf(out, n, "GitHub's %s rate limit, until %s UTC (%s)",
+		 primary ? "primary" : "secondary", hms, from);
+}
+
+/* adds wait_ms to *waited, or refuses a total past the cap; why: the
+ * reason and the end of the wait (github_rate_why) */
 static int wait_rate(struct github *gh, long *waited, long wait_ms,
-		     const char *what, struct error *err)
+		     const char *what, const char *why, struct error *err)
 {
 	if (*waited + wait_ms > gh->wait_cap_ms) {
 		error_set(err, GCAMP_EFATAL,
@@ -425,7 +448,7 @@ static int wait_rate(struct github *gh, long *waited, long wait_ms,
 	*waited += wait_ms;
 	gh->waited_ms += wait_ms;
 	if (gh->on_wait)
-		gh->on_wait(wait_ms, "GitHub's rate limit");
+		gh->on_wait(wait_ms, why);
 	return 0;
 }
 
@@ -525,10 +548,14 @@ static int attempt(struct call *c, struct github *gh, struct error *err)
 			act = GITHUB_FAIL;
 		if (act == GITHUB_FAIL || (act == GITHUB_BACKOFF && is_post))
 			return give_up(c, gh, a.status, &neterr, err);
-		if (act == GITHUB_RATE &&
-		    (rc = wait_rate(gh, &waited, wait_ms, c->req->what, err)) <
-			    0)
-			return rc;
+		if (act == GITHUB_RATE) {
+			char why[160];
+
+			github_rate_why(why, sizeof(why), &a, wait_ms);
+			if ((rc = wait_rate(gh, &waited, wait_ms, c->req->what,
+					    why, err)) < 0)
+				return rc;
+		}
 		trace_printf("github: try %d again in %ld ms", tries + 1,
 			     wait_ms);
 		sleep_ms(wait_ms);

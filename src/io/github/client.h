@@ -5,6 +5,8 @@
 #ifndef GCAMP_GITHUB_CLIENT_H
 #define GCAMP_GITHUB_CLIENT_H
 
+#include <stddef.h>
+
 #include "io/db.h"
 #include "util/error.h"
 
@@ -80,5 +82,14 @@ struct github_attempt {
  * and network failures back off (attempt^2 units), 3 tries in all; any
  * other 4xx is final (GITHUB_DONE: the caller words it). */
 enum github_action github_decide(const struct github_attempt *a, long *wait_ms);
+
+/* The words for a rate-limit wait of wait_ms after answer a, into out (n
+ * bytes): which limit (primary when x-ratelimit-remaining is 0, else
+ * secondary), the UTC time the wait ends (x-ratelimit-reset for a primary
+ * limit without retry-after, else a->now + the wait) and where that came
+ * from: "GitHub's primary rate limit, until 12:00:05 UTC
+ * (x-ratelimit-reset)". */
+void github_rate_why(char *out, size_t n, const struct github_attempt *a,
+		     long wait_ms);
 
 #endif
