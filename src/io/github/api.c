@@ -53,6 +53,8 @@ int github_pr_from_json(struct github_pr *out, const cJSON *j)
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(j, "base");
 	const cJSON *head = cJSON_GetObjectItemCaseSensitive(j, "head");
 	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(j, "stack");
+	const cJSON *e, *a;
+	const char *s;
 
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsNumber(n))
@@ -73,6 +75,24 @@ int github_pr_from_json(struct github_pr *out, const cJSON *j)
 	out->html_url = json_dup_str(j, "html_url");
 	out->updated_at = json_dup_str(j, "updated_at");
 	out->stacked = stack && !cJSON_IsNull(stack);
+	out->head_sha = json_dup_str(head, "sha");
+	out->author = json_dup_str(cJSON_GetObjectItemCaseSensitive(j, "user"),
+				   "login");
+	a = cJSON_GetObjectItemCaseSensitive(j, "requested_reviewers");
+	cJSON_ArrayForEach(e, a) {
+		if ((s = json_get_str(e, "login")))
+			strvec_push(&out->reviewers, s);
+	}
+	a = cJSON_GetObjectItemCaseSensitive(j, "requested_teams");
+	cJSON_ArrayForEach(e, a) {
+		if ((s = json_get_str(e, "slug")))
+			strvec_pushf(&out->reviewers, "@%s", s);
+	}
+	a = cJSON_GetObjectItemCaseSensitive(j, "labels");
+	cJSON_ArrayForEach(e, a) {
+		if ((s = json_get_str(e, "name")))
+			strvec_push(&out->labels, s);
+	}
 	return 0;
 }
 
@@ -87,6 +107,10 @@ void github_pr_release(struct github_pr *p)
 	free(p->body);
 	free(p->html_url);
 	free(p->updated_at);
+	free(p->head_sha);
+	free(p->author);
+	strvec_clear(&p->reviewers);
+	strvec_clear(&p->labels);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -457,6 +481,16 @@ int github_comment_update(struct github_comment *out, struct github *gh,
 		"cannot update a comment", err);
 }
 
+int github_comment_get(struct github_comment *out, struct github *gh,
+		       long long id, struct error *err)
+{
+	memset(out, 0, sizeof(*out));
+	return call_one(
+		out, map_comment, gh, "GET",
+		xasprintf("/repos/%s/issues/comments/%lld", gh->repo, id), NULL,
+		"cannot read a comment", err);
+}
+
 /* branch names go into a query: escape what is not unreserved */
 static void add_escaped(struct buf *b, const char *s)
 {
@@ -640,4 +674,190 @@ int github_pr_update(struct github_pr *out, struct github *gh, long number,
 	return call_one(out, map_pr, gh, "PATCH",
 			xasprintf("/repos/%s/pulls/%ld", gh->repo, number), req,
 			what, err);
+}
+
+static int map_review(void *vout, const cJSON *j)
+{
+	struct github_review *out = vout;
+
+	memset(out, 0, sizeof(*out));
+	out->login = json_dup_str(cJSON_GetObjectItemCaseSensitive(j, "user"),
+				  "login");
+	out->state = json_dup_str(j, "state");
+	if (!out->login || !out->state) {
+		free(out->login);
+		free(out->state);
+		return -1;
+	}
+	return 0;
+}
+
+void github_reviews_free(struct github_review *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].login);
+		free(v[i].state);
+	}
+	free(v);
+}
+
+static void free_reviews(void *v, size_t n)
+{
+	github_reviews_free(v, n);
+}
+
+int github_pr_reviews(struct github_review **out, size_t *n, struct github *gh,
+		      long number, struct error *err)
+{
+	char *path = xasprintf("/repos/%s/pulls/%ld/reviews?per_page=100",
+			       gh->repo, number);
+	char what[96];
+	struct github_list l = {path, what, sizeof(**out), map_review,
+				free_reviews};
+	void *v = NULL;
+	int rc;
+
+	snprintf(what, sizeof(what), "cannot list the reviews of PR #%ld",
+		 number);
+	rc = list_pages(&v, n, gh, &l, err);
+	*out = v;
+	free(path);
+	return rc;
+}
+
+/* one GET of path into *j (the caller's to delete) */
+static int get_json(cJSON **j, struct github *gh, char *path, const char *what,
+		    struct error *err)
+{
+	struct github_req q = {"GET", path, NULL, what};
+	struct github_resp r;
+	int rc = github_call(&r, gh, &q, err);
+
+	*j = r.json;
+	r.json = NULL;
+	github_resp_release(&r);
+	free(path);
+	return rc;
+}
+
+int github_ref_ci(struct github_ci *out, struct github *gh, const char *sha,
+		  struct error *err)
+{
+	cJSON *status = NULL, *checks = NULL, *e;
+	char what[128];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(what, sizeof(what), "cannot read the CI of %.12s", sha);
+	if ((rc = get_json(&status, gh,
+			   xasprintf("/repos/%s/commits/%s/status?per_page=100",
+				     gh->repo, sha),
+			   what, err)) < 0 ||
+	    (rc = get_json(&checks, gh,
+			   xasprintf("/repos/%s/commits/%s/check-runs?"
+				     "per_page=100",
+				     gh->repo, sha),
+			   what, err)) < 0)
+		goto out;
+	/* the combined state says "pending" for none at all: count them */
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(status, "statuses")) {
+		const char *st = json_get_str_or(e, "state", "");
+
+		out->statuses++;
+		if (!strcmp(st, "success"))
+			out->passing++;
+		else if (!strcmp(st, "pending"))
+			out->pending++;
+		else
+			out->failing++;
+	}
+	cJSON_ArrayForEach(
+		e, cJSON_GetObjectItemCaseSensitive(checks, "check_runs")) {
+		const char *st = json_get_str_or(e, "status", "");
+		const char *c = json_get_str_or(e, "conclusion", "");
+
+		out->checks++;
+		if (strcmp(st, "completed"))
+			out->pending++;
+		else if (!strcmp(c, "success") || !strcmp(c, "neutral") ||
+			 !strcmp(c, "skipped"))
+			out->passing++;
+		else
+			out->failing++;
+	}
+out:
+	cJSON_Delete(status);
+	cJSON_Delete(checks);
+	return rc;
+}
+
+/* for a POST GitHub applies once however often it comes: nothing to look
+ * up, it is sent again */
+static int not_found(void *out, struct github *gh, const void *arg,
+		     struct error *err)
+{
+	(void)out;
+	(void)gh;
+	(void)arg;
+	(void)err;
+	return GCAMP_ENOTFOUND;
+}
+
+/* POSTs {key: [names...]} (and {key2: [...]} for names split off by
+ * is_second) to path */
+static int post_names(struct github *gh, char *path, const char *key,
+		      const char *key2, const struct strvec *names,
+		      const char *what, struct error *err)
+{
+	cJSON *req = cJSON_CreateObject(), *j = NULL;
+	cJSON *a = cJSON_AddArrayToObject(req, key), *b = NULL;
+	char *text;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < names->nr; i++) {
+		const char *v = names->v[i];
+
+		if (key2 && v[0] == '@') {
+			if (!b)
+				b = cJSON_AddArrayToObject(req, key2);
+			cJSON_AddItemToArray(b, cJSON_CreateString(v + 1));
+		} else {
+			cJSON_AddItemToArray(a, cJSON_CreateString(v));
+		}
+	}
+	text = cJSON_PrintUnformatted(req);
+	rc = post_once(&j, gh, path, text, what, not_found, NULL, NULL, err);
+	cJSON_Delete(req);
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	return rc < 0 ? rc : 0;
+}
+
+int github_pr_request_reviewers(struct github *gh, long number,
+				const struct strvec *logins, struct error *err)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cannot request reviews of PR #%ld",
+		 number);
+	return post_names(gh,
+			  xasprintf("/repos/%s/pulls/%ld/requested_reviewers",
+				    gh->repo, number),
+			  "reviewers", "team_reviewers", logins, what, err);
+}
+
+int github_issue_add_labels(struct github *gh, long number,
+			    const struct strvec *labels, struct error *err)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "cannot label #%ld", number);
+	return post_names(
+		gh, xasprintf("/repos/%s/issues/%ld/labels", gh->repo, number),
+		"labels", NULL, labels, what, err);
 }

@@ -9,6 +9,7 @@
 
 #include "io/github/client.h"
 #include "util/error.h"
+#include "util/strvec.h"
 
 /* Only fields that also survive API version 2026-03-10. */
 struct github_issue {
@@ -40,6 +41,23 @@ struct github_pr {
 	char *html_url;
 	char *updated_at;
 	int stacked; /* a GitHub native stack holds it: no retargeting */
+	char *head_sha;
+	char *author;		 /* user.login */
+	struct strvec reviewers; /* requested: logins, teams as "@SLUG" */
+	struct strvec labels;	 /* label names */
+};
+
+/* A pull request's reviews and its head's CI, as REST gives them. */
+struct github_review {
+	char *login;
+	char *state; /* APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED,
+		      * PENDING */
+};
+
+struct github_ci {
+	int statuses; /* commit statuses (their latest, by context) */
+	int checks;   /* check runs */
+	int failing, pending, passing; /* over both */
 };
 
 /* GitHub's limits on an issue, PR or comment body: characters, and the
@@ -72,8 +90,14 @@ int github_comments_list(struct github_comment **out, size_t *n,
 int github_comment_create(struct github_comment *out, struct github *gh,
 			  long number, const char *body, const char *marker,
 			  struct error *err);
+/* PATCHes comment id's body; GCAMP_ENOTFOUND when GitHub has no such
+ * comment (deleted). */
 int github_comment_update(struct github_comment *out, struct github *gh,
 			  long long id, const char *body, struct error *err);
+/* Reads comment id (a conditional GET: a 304 when it did not change since
+ * it was last read or written); GCAMP_ENOTFOUND when it is gone. */
+int github_comment_get(struct github_comment *out, struct github *gh,
+		       long long id, struct error *err);
 void github_comment_release(struct github_comment *c);
 void github_comments_free(struct github_comment *c, size_t n);
 
@@ -103,6 +127,26 @@ int github_pr_update(struct github_pr *out, struct github *gh, long number,
 		     const char *title, const char *body, const char *base,
 		     struct error *err);
 void github_pr_release(struct github_pr *p);
+
+/* Every review of PR number, oldest first, all pages (conditional GETs);
+ * *out is an array of *n, released with github_reviews_free. */
+int github_pr_reviews(struct github_review **out, size_t *n, struct github *gh,
+		      long number, struct error *err);
+void github_reviews_free(struct github_review *v, size_t n);
+/* The CI of commit sha: its combined status (commit statuses) and its
+ * check runs (GitHub Actions and other apps), two conditional GETs, each
+ * a 304 when nothing changed. A status or run still queued or running is
+ * pending; success, neutral and skipped pass; the rest fail. */
+int github_ref_ci(struct github_ci *out, struct github *gh, const char *sha,
+		  struct error *err);
+/* Requests reviews of PR number from logins (a team as "@SLUG"); a POST
+ * that GitHub applies once however often it is sent, so a lost answer is
+ * simply sent again. */
+int github_pr_request_reviewers(struct github *gh, long number,
+				const struct strvec *logins, struct error *err);
+/* Adds labels to issue or PR number (those it has are kept). */
+int github_issue_add_labels(struct github *gh, long number,
+			    const struct strvec *labels, struct error *err);
 
 /* JSON mapping, exposed for the unit tests: fill out from GitHub's JSON
  * object; 0, or -1 when it lacks a number. */
