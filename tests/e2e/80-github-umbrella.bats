@@ -134,13 +134,65 @@ seed_umbrella() {
 
 @test "post finds its comment on the second page of comments" {
 	seed_umbrella 'x'
-	git campaign umbrella post -m first r1 >/dev/null
+	# posted from another clone: this one's database keeps no record of
+	# the comment (a copy of it, made before, is that clone's)
+	python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).backup(sqlite3.connect(sys.argv[2]))' \
+		"$(git rev-parse --git-common-dir)/campaign/campaign.db" "$WORLD/other.db"
+	GIT_CAMPAIGN_DB="$WORLD/other.db" git campaign umbrella post -m first r1 >/dev/null
 	fh seed '{"repo":"o/r","comments_on":[1,120]}' >/dev/null
 	run --separate-stderr git campaign umbrella post -m second r1
 	assert_clean
 	assert_line "updated 'r1' on umbrella #1"
 	fh log | grep -q 'GET /repos/o/r/issues/1/comments?per_page=100&page=2 200'
 	[ "$(fh_count POST)" -eq 1 ]
+}
+
+@test "post keeps its comment's id: among 121 comments the same text again is one GET (then 304s), new text one PATCH" {
+	seed_umbrella 'x'
+	fh seed '{"repo":"o/r","comments_on":[1,120]}' >/dev/null
+	git campaign umbrella post -m first r1 >/dev/null
+	id=$(fh_http GET "/__fake/state?repo=o/r" | jq -r '.comments[] | select(.body | contains("result r1")) | .id')
+	[ -n "$id" ]
+	n=$(fh log | wc -l)
+	run --separate-stderr git campaign umbrella post -m first r1
+	assert_clean
+	assert_line "unchanged: 'r1' on umbrella #1"
+	[ "$(fh log | tail -n +$((n + 1)))" = "GET /repos/o/r/issues/comments/$id 200" ] || fail "$(fh log | tail -n +$((n + 1)))"
+	n=$(fh log | wc -l)
+	git campaign umbrella post -m first r1 >/dev/null
+	[ "$(fh log | tail -n +$((n + 1)))" = "GET /repos/o/r/issues/comments/$id 304" ] || fail "$(fh log | tail -n +$((n + 1)))"
+	n=$(fh log | wc -l)
+	run --separate-stderr git campaign umbrella post -m second r1
+	assert_clean
+	assert_line "updated 'r1' on umbrella #1"
+	[ "$(fh log | tail -n +$((n + 1)))" = "PATCH /repos/o/r/issues/comments/$id 200" ] || fail "$(fh log | tail -n +$((n + 1)))"
+	n=$(fh log | wc -l)
+	git campaign umbrella post -m second r1 >/dev/null
+	[ "$(fh log | tail -n +$((n + 1)))" = "GET /repos/o/r/issues/comments/$id 304" ] || fail "$(fh log | tail -n +$((n + 1)))"
+	[ "$(fh comments o/r | jq '[.[] | select(contains("result r1"))]')" = "$(jq -n '["<!-- git-campaign:result r1 -->\nsecond\n"]')" ]
+}
+
+@test "a result whose comment was changed on GitHub is written back, in place" {
+	seed_umbrella 'x'
+	git campaign umbrella post -m mine r1 >/dev/null
+	id=$(fh_http GET "/__fake/state?repo=o/r" | jq -r '.comments[0].id')
+	fh edit "{\"repo\":\"o/r\",\"comment\":$id,\"set\":{\"body\":\"edited\"}}" >/dev/null
+	run --separate-stderr git campaign umbrella post -m mine r1
+	assert_clean
+	assert_line "updated 'r1' on umbrella #1"
+	[ "$(fh comments o/r)" = '["<!-- git-campaign:result r1 -->\nmine\n"]' ] || fail "$(fh comments o/r)"
+	[ "$(fh_count POST)" -eq 1 ]
+}
+
+@test "a result whose comment was deleted on GitHub is posted anew" {
+	seed_umbrella 'x'
+	git campaign umbrella post -m one r1 >/dev/null
+	id=$(fh_http GET "/__fake/state?repo=o/r" | jq -r '.comments[0].id')
+	fh edit "{\"repo\":\"o/r\",\"comment\":$id,\"delete\":true}" >/dev/null
+	run --separate-stderr git campaign umbrella post -m two r1
+	assert_clean
+	assert_line "posted 'r1' on umbrella #1"
+	[ "$(fh comments o/r)" = '["<!-- git-campaign:result r1 -->\ntwo\n"]' ] || fail "$(fh comments o/r)"
 }
 
 @test "a comment POST applied but whose answer was dropped is found, not posted twice" {

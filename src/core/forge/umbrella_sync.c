@@ -22,6 +22,7 @@
 #include "io/github/client.h"
 #include "io/github/api.h"
 #include "io/github/client.h"
+#include "util/sha256.h"
 #include "util/text.h"
 #include "util/trace.h"
 #include "util/xalloc.h"
@@ -127,12 +128,101 @@ out:
 	return rc;
 }
 
+/* The meta key of the comment a result was posted as: its value is "ID
+ * SHA256" (the comment's id, the hash of the body last sent), so that a
+ * later post is one request, not a read of every page of comments. */
+static char *post_key(const struct campaign *c, const char *name)
+{
+	return xasprintf("umbrella.comment %s#%ld %s", c->forge, c->umbrella,
+			 name);
+}
+
+static void post_remember(struct ctx *ctx, const char *key, long long id,
+			  const char *body)
+{
+	char hex[2 * SHA256_DIGEST_LEN + 1], *v;
+	struct error ignore = ERROR_INIT;
+	struct db *db;
+
+	sha256_hex(hex, body, strlen(body));
+	v = xasprintf("%lld %s", id, hex);
+	/* a cache: failing to write it costs the next post a listing */
+	if (ctx_db(&db, ctx, 0) == 0)
+		db_meta_set(db, key, id > 0 ? v : NULL, DB_TRY, &ignore);
+	free(v);
+}
+
+/* the comment id remembered under key, 0 when none; *same: the body last
+ * sent was body */
+static long long post_known(struct ctx *ctx, const char *key, const char *body,
+			    int *same)
+{
+	char hex[2 * SHA256_DIGEST_LEN + 1], *v = NULL, *end;
+	struct error ignore = ERROR_INIT;
+	long long id = 0;
+	struct db *db;
+
+	*same = 0;
+	if (ctx_db_if_any(&db, ctx) < 0 || !db ||
+	    db_meta_get(&v, db, key, &ignore) < 0)
+		return 0;
+	id = strtoll(v, &end, 10);
+	sha256_hex(hex, body, strlen(body));
+	if (*end == ' ' && !strcmp(end + 1, hex))
+		*same = 1;
+	free(v);
+	return id > 0 ? id : 0;
+}
+
+/*
+ * The comment whose id is remembered: the same text is one conditional GET
+ * (a 304 unless someone changed it), new text one PATCH. 1: done, with out
+ * and done filled; 0: the comment is gone (or nothing was remembered), so
+ * the caller lists the comments as a first post does; < 0: an error.
+ */
+static int post_by_id(struct umbrella_result *out, struct github_comment *done,
+		      struct ctx *ctx, struct github *gh, const char *key,
+		      const char *body)
+{
+	int same, rc;
+	long long id = post_known(ctx, key, body, &same);
+
+	if (!id)
+		return 0;
+	if (same) {
+		rc = github_comment_get(done, gh, id, &ctx->err);
+		if (rc == 0 && !strcmp(done->body, body)) {
+			out->url =
+				done->html_url ? xstrdup(done->html_url) : NULL;
+			return 1;
+		}
+		github_comment_release(done);
+		if (rc == 0)
+			same = 0; /* changed on GitHub: ours again */
+	}
+	if (!same)
+		rc = github_comment_update(done, gh, id, body, &ctx->err);
+	if (rc == GCAMP_ENOTFOUND) {
+		/* deleted on GitHub: forget it, look for it as at first */
+		error_clear(&ctx->err);
+		post_remember(ctx, key, 0, body);
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	out->changed = 1;
+	out->url = done->html_url ? xstrdup(done->html_url) : NULL;
+	post_remember(ctx, key, id, body);
+	return 1;
+}
+
 int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 		  const struct campaign *c, struct github *gh, const char *name,
 		  const char *text)
 {
 	struct github_comment *v = NULL, done = {0};
 	char *marker = xasprintf("<!-- git-campaign:result %s -->", name);
+	char *key = NULL;
 	struct buf body = BUF_INIT;
 	size_t n = 0, i;
 	int rc;
@@ -152,6 +242,11 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 			       GITHUB_BODY_MAX_CHARS);
 		goto out;
 	}
+	key = post_key(c, name);
+	if ((rc = post_by_id(out, &done, ctx, gh, key, body.ptr)) != 0) {
+		rc = rc > 0 ? 0 : rc;
+		goto out;
+	}
 	if ((rc = github_comments_list(&v, &n, gh, c->umbrella, &ctx->err)) < 0)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -159,6 +254,7 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 			break;
 	if (i < n && !strcmp(v[i].body, body.ptr)) {
 		out->url = v[i].html_url ? xstrdup(v[i].html_url) : NULL;
+		post_remember(ctx, key, v[i].id, body.ptr);
 		goto out;
 	}
 	if (i < n)
@@ -172,11 +268,13 @@ int umbrella_post(struct umbrella_result *out, struct ctx *ctx,
 	out->changed = 1;
 	out->appended = i == n;
 	out->url = done.html_url ? xstrdup(done.html_url) : NULL;
+	post_remember(ctx, key, done.id, body.ptr);
 out:
 	github_comments_free(v, n);
 	github_comment_release(&done);
 	buf_release(&body);
 	free(marker);
+	free(key);
 	return rc;
 }
 
