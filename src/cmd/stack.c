@@ -8,19 +8,21 @@
 #include "cmd/cmd.h"
 #include "cmd/stack_verbs.h"
 #include "core/ab/gc.h"
+#include "core/forge/remote.h"
 #include "core/forge/stack_sync.h"
 #include "core/forge/submit.h"
 #include "core/stack/graph.h"
 #include "core/stack/nav.h"
 #include "core/stack/restack.h"
 #include "core/stack/undo.h"
+#include "util/buf.h"
 #include "util/color.h"
 #include "util/json.h"
 #include "util/options.h"
 
 SUB_USAGE(new_usage, "git campaign stack new NAME [--on PARENT]");
 SUB_USAGE(adopt_usage, "git campaign stack adopt BRANCH --on PARENT");
-SUB_USAGE(show_usage, "git campaign stack show [--json]");
+SUB_USAGE(show_usage, "git campaign stack show [--remote] [--json]");
 SUB_USAGE(restack_usage, "git campaign stack restack [BRANCH | --all] "
 			 "[--no-checkout] [--autostash]");
 SUB_USAGE(continue_usage, "git campaign stack continue [--no-checkout]");
@@ -215,15 +217,104 @@ static void show_children(const struct stack_graph *g, const char *name,
 	}
 }
 
-static int show(struct ctx *ctx, int json)
+static void say_wait(long wait_ms, const char *why);
+
+/* "CI failing (1 failing, 2 passing)" */
+static void ci_words(struct buf *out, const struct github_ci *ci)
+{
+	buf_addf(out, "CI %s", remote_ci_state(ci));
+	if (ci->failing || ci->pending || ci->passing) {
+		buf_puts(out, " (");
+		if (ci->failing)
+			buf_addf(out, "%d failing", ci->failing);
+		if (ci->pending)
+			buf_addf(out, "%s%d pending", ci->failing ? ", " : "",
+				 ci->pending);
+		if (ci->passing)
+			buf_addf(out, "%s%d passing",
+				 ci->failing || ci->pending ? ", " : "",
+				 ci->passing);
+		buf_putc(out, ')');
+	}
+}
+
+/* stack show --remote's part: lines after the tree, or "remote" in j */
+static void show_remote(const struct remote_result *r, cJSON *j)
+{
+	cJSON *a = j ? cJSON_AddArrayToObject(j, "remote") : NULL;
+	struct buf line = BUF_INIT;
+	size_t i;
+
+	if (!j)
+		printf("on GitHub:\n");
+	for (i = 0; i < r->n; i++) {
+		const struct remote_pr *e = &r->v[i];
+		cJSON *o, *ci;
+
+		buf_reset(&line);
+		if (!e->number)
+			buf_addf(&line, "%s: no PR", e->branch);
+		else
+			buf_addf(&line, "#%ld %s: %s", e->number, e->branch,
+				 e->state);
+		if (e->review)
+			buf_addf(&line, ", %s", e->review);
+		if (e->ci_read) {
+			buf_puts(&line, ", ");
+			ci_words(&line, &e->ci);
+		}
+		if (!a) {
+			printf("  %s\n", line.ptr);
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "branch", e->branch);
+		if (e->number)
+			cJSON_AddNumberToObject(o, "number", (double)e->number);
+		else
+			cJSON_AddNullToObject(o, "number");
+		if (e->state)
+			cJSON_AddStringToObject(o, "state", e->state);
+		else
+			cJSON_AddNullToObject(o, "state");
+		if (e->review)
+			cJSON_AddStringToObject(o, "review", e->review);
+		else
+			cJSON_AddNullToObject(o, "review");
+		if (e->ci_read) {
+			ci = cJSON_AddObjectToObject(o, "ci");
+			cJSON_AddStringToObject(ci, "state",
+						remote_ci_state(&e->ci));
+			cJSON_AddNumberToObject(ci, "failing", e->ci.failing);
+			cJSON_AddNumberToObject(ci, "pending", e->ci.pending);
+			cJSON_AddNumberToObject(ci, "passing", e->ci.passing);
+			cJSON_AddNumberToObject(ci, "statuses", e->ci.statuses);
+			cJSON_AddNumberToObject(ci, "check_runs", e->ci.checks);
+		} else {
+			cJSON_AddNullToObject(o, "ci");
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+	buf_release(&line);
+}
+
+static int show(struct ctx *ctx, int json, int remote)
 {
 	struct stack_graph g = {0};
+	struct remote_result r = {0};
 	cJSON *j = NULL, *a = NULL;
 	int *seen;
 	size_t i;
 
-	if (stack_graph_load(&g, ctx) < 0)
+	/* GitHub first: an error there comes before any output */
+	if (remote && stack_remote(&r, ctx, say_wait) < 0) {
+		remote_result_release(&r);
 		return cmd_fail(ctx);
+	}
+	if (stack_graph_load(&g, ctx) < 0) {
+		remote_result_release(&r);
+		return cmd_fail(ctx);
+	}
 	seen = calloc(g.n + 1, sizeof(*seen));
 	if (json) {
 		j = cJSON_CreateObject();
@@ -263,9 +354,12 @@ static int show(struct ctx *ctx, int json)
 			       g.b[i].name, g.b[i].parent);
 		}
 	}
+	if (remote)
+		show_remote(&r, j);
 	if (json)
 		cmd_print_json(j);
 	free(seen);
+	remote_result_release(&r);
 	stack_graph_release(&g);
 	return 0;
 }
@@ -310,15 +404,17 @@ static int stack_adopt_cmd(int argc, const char **argv, struct ctx *ctx)
 
 static int stack_show_cmd(int argc, const char **argv, struct ctx *ctx)
 {
-	int json = 0, rc;
+	int json = 0, remote = 0, rc;
 	const struct option opts[] = {
+		OPT_BOOL(0, "remote", &remote,
+			 "each PR's state, review decision and CI on GitHub"),
 		OPT_BOOL(0, "json", &json, "print JSON for scripts"),
 		OPT_END(),
 	};
 
 	if (verb_args(&rc, argc, argv, opts, show_usage, 0, 0) < 0)
 		return rc;
-	return show(ctx, json);
+	return show(ctx, json, remote);
 }
 
 #define OPT_AUTOSTASH(v)                                                       \

@@ -98,6 +98,25 @@ static int check_text(const char *value, struct error *err)
 	return 0;
 }
 
+/* A GitHub login (letters, digits, inner single hyphens, at most 39), or
+ * ORG/TEAM for a team: what a review can be requested from. */
+static int check_reviewer(const char *value, struct error *err)
+{
+	const char *p, *slash = strchr(value, '/');
+	size_t n = slash ? (size_t)(slash - value) : strlen(value);
+
+	for (p = value; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_./", *p))
+			break;
+	if (!n || n > 39 || *p || value[0] == '-' || value[n - 1] == '-' ||
+	    (slash && (!slash[1] || strchr(slash + 1, '/'))) ||
+	    (!slash && (strstr(value, "--") || strpbrk(value, "_."))))
+		return error_set(err, GCAMP_EUSAGE,
+				 "'%s' is not a GitHub login or ORG/TEAM",
+				 value);
+	return 0;
+}
+
 /* A host name with an optional port, nothing more: the API URL and the
  * credential host are built from it, so userinfo ("a@evil"), a path or a
  * query would send the request and the token elsewhere. */
@@ -192,6 +211,12 @@ const struct setting campaign_settings[] = {
 	{"campaign.github.timeout", "integer", "20",
 	 "seconds a GitHub request may take, its tries again included",
 	 check_seconds},
+	{"campaign.github.reviewers", "multi", NULL,
+	 "a login (or ORG/TEAM) stack submit asks to review each PR, once "
+	 "(repeatable)",
+	 check_reviewer},
+	{"campaign.github.labels", "multi", NULL,
+	 "a label stack submit adds to each PR, once (repeatable)", check_text},
 	{"campaign.backend", "string", NULL,
 	 "the runtime backend measured (opencl, ptx, spirv, ...): part of "
 	 "the environment id",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/campaign/campaign.h"
+#include "core/forge/ask.h"
 #include "core/forge/open.h"
 #include "core/forge/prtext.h"
 #include "core/records/pr.h"
@@ -304,6 +305,9 @@ struct sub {
 	long *nums;	       /* by graph index */
 	struct github_pr *prs; /* by graph index */
 	char *created;	       /* by graph index: opened by this submit */
+	const char *forge;     /* "OWNER/REPO" */
+	int wanted_read;       /* reviewers and labels read */
+	struct strvec reviewers, labels; /* campaign.github.*, as wanted */
 };
 
 /* the merged PRs that were below root, "#N `NAME`" each, oldest first,
@@ -628,6 +632,18 @@ static void finish_partial(struct sub *s, size_t failed)
 	buf_release(&left);
 }
 
+/* campaign.github.reviewers and .labels, read once a submit */
+static int ask_one(struct sub *s, size_t i)
+{
+	if (!s->wanted_read) {
+		s->wanted_read = 1;
+		submit_wanted(&s->reviewers, &s->labels, s->ctx);
+	}
+	return submit_ask(&s->out->lines, s->ctx, s->gh, s->forge,
+			  s->g->b[i].name, &s->prs[i], &s->reviewers,
+			  &s->labels, s->o->dry_run);
+}
+
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o)
 {
@@ -644,7 +660,8 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	    (rc = stack_graph_load(&g, ctx)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
 		goto out;
-	s = (struct sub){ctx, NULL, &g, o, out, NULL, 0, NULL, NULL, NULL};
+	s = (struct sub){.ctx = ctx, .g = &g, .o = o, .out = out};
+	s.forge = c.forge;
 	s.order = xcalloc(g.n + 1, sizeof(*s.order));
 	s.nums = xcalloc(g.n + 1, sizeof(*s.nums));
 	s.prs = xcalloc(g.n + 1, sizeof(*s.prs));
@@ -669,6 +686,9 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 	for (k = 0; k < s.n; k++)
 		if ((rc = update_one(&s, s.order[k])) < 0)
 			goto out;
+	for (k = 0; k < s.n; k++)
+		if ((rc = ask_one(&s, s.order[k])) < 0)
+			goto out;
 out:
 	if (s.gh && github_moved_to(s.gh))
 		strvec_pushf(&out->lines,
@@ -683,6 +703,8 @@ out:
 		github_pr_release(&s.prs[k]);
 	free(s.prs);
 	free(s.created);
+	strvec_clear(&s.reviewers);
+	strvec_clear(&s.labels);
 	free(s.nums);
 	free(s.order);
 	stack_graph_release(&g);
