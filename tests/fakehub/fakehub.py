@@ -10,8 +10,9 @@
 # /__fake/reset; GET /__fake/log, /__fake/violations, /__fake/state.
 # A fault: {"method", "path" (a regex), "count", "skip" (let N pass first),
 # "kind": "status" (with "status", "body", "headers"), "drop" (no answer),
-# "drop-after-apply", "slow" ("seconds"), "race" (an issue is opened just
-# before the request is applied, taking the next number)}.
+# "drop-after-apply", "slow" ("seconds": the answer held back after the
+# request is applied), "race" (an issue is opened just before the request is
+# applied, taking the next number)}; {"clear": true} drops every fault.
 # /__fake/rename {"repo", "to"}: the repository moves, as a rename or a
 # transfer does on GitHub: its old name answers 301 (GET) or 307 (writes)
 # with a Location under the new one, which holds the same state.
@@ -523,6 +524,9 @@ class Handler(BaseHTTPRequestHandler):
                 o = r["issues"].get(n) or r["pulls"][n]
                 o.update(body["set"])
                 o["updated_at"] = st.tick()
+                return self._send(200, {})
+            if what == "fault" and body.get("clear"):
+                st.faults = []
                 return self._send(200, {})
             if what == "fault":
                 st.faults.append(body)
