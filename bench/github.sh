@@ -5,12 +5,13 @@
 # usage: bench/github.sh [BIN_DIR]   (default: build/ of this repository)
 #
 # Counted: umbrella sync (first, unchanged, after a change), umbrella post
-# (first, unchanged), stack submit of a 10-branch stack (first, unchanged,
-# one branch amended), the review loop (amend a middle branch, restack,
-# resubmit) and a merged bottom PR (stack sync, the submit after it, once
-# more), with the git pushes each ran. The three targets of the
-# issue are marked "<=" or "=". A benchmark, not a gate: it exits 0 after
-# printing, non-zero only when a step fails.
+# (first, unchanged, new text; and again among 121 comments), stack submit
+# of a 10-branch stack (first, unchanged, one branch amended), stack show
+# --remote (first, unchanged, after a review), reviewers and labels asked,
+# the review loop (amend a middle branch, restack, resubmit) and a merged
+# bottom PR (stack sync, the submit after it, once more), with the git
+# pushes each ran. The issue's targets are marked "<=" or "=". A benchmark,
+# not a gate: it exits 0 after printing, non-zero only when a step fails.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,7 +61,7 @@ git remote add origin https://github.com/o/r.git
 git campaign init bench --umbrella 1 >/dev/null
 ctl POST /__fake/seed '{"repo":"o/r","issues":[{"title":"Umbrella","body":"notes"}]}' >/dev/null
 
-printf '%-36s %9s %7s  %s\n' operation requests pushes target
+printf '%-42s %9s %7s  %s\n' operation requests pushes target
 count() { # LABEL TARGET COMMAND...
 	local label=$1 target=$2 before after p304 pbefore
 	shift 2
@@ -70,7 +71,7 @@ count() { # LABEL TARGET COMMAND...
 	after=$(requests)
 	p304=$(ctl GET /__fake/log.txt | tail -n +$((before + 1)) |
 		grep -c ' 304$' || true)
-	printf '%-36s %3d (%d 304) %7d  %s\n' "$label" $((after - before)) \
+	printf '%-42s %3d (%2d 304) %5d  %s\n' "$label" $((after - before)) \
 		"$p304" $(($(pushes) - pbefore)) "$target"
 }
 count 'umbrella sync, first' '2' git-campaign umbrella sync
@@ -79,7 +80,14 @@ sqlite3 .git/campaign/campaign.db \
 	"INSERT INTO pr VALUES ('b1', 7, 'open', 'main', NULL, 'now')"
 count 'umbrella sync, after a change' '2' git-campaign umbrella sync
 count 'umbrella post, first' '2' git-campaign umbrella post -m r r1
-count 'umbrella post, unchanged' '1' git-campaign umbrella post -m r r1
+count 'umbrella post, unchanged' '= 1' git-campaign umbrella post -m r r1
+count 'umbrella post, new text' '= 1' git-campaign umbrella post -m r2 r1
+# GH-15: 121 comments on the issue, two pages of them
+ctl POST /__fake/seed '{"repo":"o/r","comments_on":[1,120]}' >/dev/null
+count 'umbrella post r2, 121 comments, first' '<= 3' \
+	git-campaign umbrella post -m x r2
+count 'umbrella post r2, unchanged' '= 1' git-campaign umbrella post -m x r2
+count 'umbrella post r2, new text' '= 1' git-campaign umbrella post -m y r2
 
 # a 10-branch stack pushed to a bare remote, its PRs on the fake
 git init -q --bare "$TMP/remote.git"
@@ -94,9 +102,22 @@ for i in $(seq 10); do
 	git-campaign stack new "s$i" >/dev/null
 	git commit -q --allow-empty -m "s$i"
 done
-count 'stack submit of 10, first' '<= 12' git-campaign stack submit
-count 'stack submit of 10, unchanged' '<= 2 + 1 push' git-campaign stack submit
-count 'stack submit of 10, again' '<= 2 + 1 push' git-campaign stack submit
+count 'stack submit of 10, first' '= 12' git-campaign stack submit
+count 'stack submit of 10, unchanged' '= 1' git-campaign stack submit
+count 'stack submit of 10, again' '= 1' git-campaign stack submit
+count 'stack show --remote, 10 PRs, first' '= 1 + 3 a PR' \
+	git-campaign stack show --remote
+count 'stack show --remote, unchanged' '= 31, all 304' \
+	git-campaign stack show --remote
+ctl POST /__fake/review '{"repo":"o/s","number":3,"user":"alice","state":"APPROVED"}' >/dev/null
+count 'stack show --remote, a review added' '= 31, one 200' \
+	git-campaign stack show --remote
+git config --add campaign.github.reviewers alice
+git config --add campaign.github.labels perf
+count 'stack submit, reviewers and labels set' '= 1 + 2 a PR' \
+	git-campaign stack submit
+count 'stack submit, reviewers and labels again' '= 1' \
+	git-campaign stack submit
 git commit -q --allow-empty -m 's10 again'
 count 'stack submit of 10, top amended' '' git-campaign stack submit
 # the review loop: amend the 5th, restack, resubmit (GH-2)
