@@ -17,7 +17,10 @@ static const char *const init_usage[] = {
 
 /* --umbrella create: after the campaign is written, so that a GitHub
  * failure leaves a started campaign without an umbrella, and says so */
-static int open_umbrella(struct ctx *ctx, struct campaign *c)
+/* opens the umbrella issue; its line ("Opened umbrella issue #N: URL")
+ * into opened, printed after the campaign's */
+static int open_umbrella(struct ctx *ctx, struct campaign *c,
+			 struct buf *opened)
 {
 	struct umbrella_result r = {0};
 	struct github *gh = NULL;
@@ -33,7 +36,8 @@ static int open_umbrella(struct ctx *ctx, struct campaign *c)
 			   "issue; 'git campaign config umbrella N' sets one",
 			   old, *old ? "; " : "");
 	} else if (r.url) {
-		cmd_say("Opened umbrella issue #%ld: %s\n", r.number, r.url);
+		buf_addf(opened, "Opened umbrella issue #%ld: %s\n", r.number,
+			 r.url);
 	}
 	umbrella_result_release(&r);
 	github_close(gh);
@@ -43,6 +47,7 @@ static int open_umbrella(struct ctx *ctx, struct campaign *c)
 int cmd_init(int argc, const char **argv, struct ctx *ctx)
 {
 	struct init_opts o = {0};
+	struct buf opened = BUF_INIT;
 	int create = 0;
 	struct campaign c;
 	const struct option opts[] = {
@@ -75,8 +80,9 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 	}
 	if (campaign_init(&c, ctx, &o) < 0)
 		return cmd_fail(ctx);
-	if (create && open_umbrella(ctx, &c) < 0) {
+	if (create && open_umbrella(ctx, &c, &opened) < 0) {
 		campaign_release(&c);
+		buf_release(&opened);
 		return cmd_fail(ctx);
 	}
 	cmd_say("Started campaign '%s'\n", c.name);
@@ -92,6 +98,9 @@ int cmd_init(int argc, const char **argv, struct ctx *ctx)
 		cmd_say("  umbrella  #%ld\n", c.umbrella);
 	cmd_say("  notes     refs/notes/campaign, carried by amend and "
 		"rebase\n");
+	if (opened.len)
+		cmd_say("%s", opened.ptr);
 	campaign_release(&c);
+	buf_release(&opened);
 	return 0;
 }

@@ -88,6 +88,17 @@ umbrella_world() {
 	[ "$(fh_count GET)" -eq 4 ]
 }
 
+@test "a token a gh wrapper prints between blanks is used without them" {
+	umbrella_world
+	unset GH_TOKEN
+	mkdir bin
+	printf '#!/bin/sh\nprintf "  test-token \\t\\n"\n' >bin/gh
+	chmod +x bin/gh
+	PATH="$PWD/bin:$PATH" run --separate-stderr git campaign umbrella sync
+	assert_clean
+	[ "$(fh_count GET)" -eq 1 ]
+}
+
 @test "without any token: one error naming what was tried, and no hang" {
 	umbrella_world
 	unset GH_TOKEN

@@ -247,7 +247,9 @@ seed_umbrella() {
 	fh seed '{"repo":"o/r","issues":[{"title":"older","body":"x"}]}' >/dev/null
 	run --separate-stderr git campaign init kfusion --umbrella create
 	assert_clean
-	assert_line 'Opened umbrella issue #2: https://github.com/o/r/issues/2'
+	# the campaign first, then the issue opened for it
+	[ "${lines[0]}" = "Started campaign 'kfusion'" ] || fail "$output"
+	[ "${lines[${#lines[@]} - 1]}" = 'Opened umbrella issue #2: https://github.com/o/r/issues/2' ] || fail "$output"
 	assert_line '  umbrella  #2'
 	[ "$(git config campaign.umbrella)" = 2 ]
 	fh body o/r 2 >body

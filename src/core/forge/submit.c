@@ -556,8 +556,10 @@ static int update_one(struct sub *s, size_t i)
 		}
 	}
 	if (!base && !nbody && !ntitle) {
-		strvec_pushf(&s->out->lines, "#%ld %s is up to date", p->number,
-			     b->name);
+		/* a PR this run opened was said already ("opened #N") */
+		if (!s->created[i])
+			strvec_pushf(&s->out->lines, "#%ld %s is up to date",
+				     p->number, b->name);
 		if (!s->o->dry_run)
 			rc = submit_record_pr(s->ctx, b->name, p);
 		goto out;

@@ -76,9 +76,14 @@ static char *from_gh(const char *host)
 	char *tok = NULL;
 
 	if (run_capture(&b, argv, "") == 0) {
+		const char *t;
+
 		buf_rtrim(&b);
-		if (b.len && !strchr(b.ptr, '\n'))
-			tok = xstrdup(b.ptr);
+		/* a wrapper script may pad it: a token has no blank */
+		for (t = b.ptr; t && (*t == ' ' || *t == '\t'); t++)
+			;
+		if (t && *t && !strchr(t, '\n'))
+			tok = xstrdup(t);
 	}
 	wipe(&b);
 	return tok;
