@@ -179,3 +179,17 @@ since() {
 	[ "$status" -eq 129 ] || [ "$status" -eq 128 ] || fail "exit $status"
 	[[ $stderr == *"'not a login' is not a GitHub login or ORG/TEAM"* ]] || fail "$stderr"
 }
+
+@test "a review request GitHub refuses is a line, not a failed submit, and is asked again next time" {
+	stack 1
+	git config --add campaign.github.reviewers alice
+	fh fault '{"method":"POST","path":"/requested_reviewers$","status":422,"body":{"message":"Reviews may only be requested from collaborators.","documentation_url":"x"}}' >/dev/null
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line --partial 'opened #1 for s1 onto develop'
+	assert_line "could not ask alice for #1 s1: cannot request reviews of PR #1: HTTP 422: Reviews may only be requested from collaborators."
+	run --separate-stderr git campaign stack submit --all
+	assert_clean
+	assert_line 'asked alice to review #1 s1'
+	[ "$(fh_count POST /requested_reviewers)" -eq 2 ]
+}

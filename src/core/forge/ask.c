@@ -83,6 +83,18 @@ static void join(struct buf *out, const struct strvec *v)
 		buf_addf(out, "%s%s", i ? ", " : "", v->v[i]);
 }
 
+/* a request GitHub refused (a login that may not review, a label the
+ * token may not add) or that got no answer: the PRs are sent, so it is a
+ * line, not the command's failure, and it is asked again next time */
+static void refused(struct strvec *lines, struct ctx *ctx, const char *verb,
+		    const char *what, const struct github_pr *p,
+		    const char *name)
+{
+	strvec_pushf(lines, "could not %s %s for #%ld %s: %s", verb, what,
+		     p->number, name, ctx->err.msg);
+	error_clear(&ctx->err);
+}
+
 int submit_ask(struct strvec *lines, struct ctx *ctx, struct github *gh,
 	       const char *forge, const char *name, const struct github_pr *p,
 	       const struct strvec *reviewers, const struct strvec *labels,
@@ -94,7 +106,6 @@ int submit_ask(struct strvec *lines, struct ctx *ctx, struct github *gh,
 	char *key = NULL, *v = NULL, *line, *nl;
 	struct db *db = NULL;
 	size_t k;
-	int rc = 0;
 
 	if (!p->number || strcmp(p->state, "open") ||
 	    (!reviewers->nr && !labels->nr))
@@ -121,11 +132,15 @@ int submit_ask(struct strvec *lines, struct ctx *ctx, struct github *gh,
 			strvec_pushf(lines, "would ask %s to review #%ld %s",
 				     words.ptr, p->number, name);
 		} else {
-			if ((rc = github_pr_request_reviewers(
-				     gh, p->number, &rv, &ctx->err)) < 0)
-				goto out;
-			strvec_pushf(lines, "asked %s to review #%ld %s",
-				     words.ptr, p->number, name);
+			if (github_pr_request_reviewers(gh, p->number, &rv,
+							&ctx->err) < 0) {
+				refused(lines, ctx, "ask", words.ptr, p, name);
+				strvec_clear(&rv);
+			} else {
+				strvec_pushf(lines,
+					     "asked %s to review #%ld %s",
+					     words.ptr, p->number, name);
+			}
 		}
 		for (k = 0; k < rv.nr; k++)
 			strvec_pushf(&asked, "r %s", rv.v[k]);
@@ -136,18 +151,19 @@ int submit_ask(struct strvec *lines, struct ctx *ctx, struct github *gh,
 			strvec_pushf(lines, "would label #%ld %s: %s",
 				     p->number, name, words.ptr);
 		} else {
-			if ((rc = github_issue_add_labels(gh, p->number, &lb,
-							  &ctx->err)) < 0)
-				goto out;
-			strvec_pushf(lines, "labelled #%ld %s: %s", p->number,
-				     name, words.ptr);
+			if (github_issue_add_labels(gh, p->number, &lb,
+						    &ctx->err) < 0) {
+				refused(lines, ctx, "add", words.ptr, p, name);
+				strvec_clear(&lb);
+			} else {
+				strvec_pushf(lines, "labelled #%ld %s: %s",
+					     p->number, name, words.ptr);
+			}
 		}
 		for (k = 0; k < lb.nr; k++)
 			strvec_pushf(&asked, "l %s", lb.v[k]);
 	}
-out:
 	if (!dry_run && db) {
-		/* what was asked, even when a later request failed */
 		buf_reset(&words);
 		strvec_sort(&asked);
 		for (k = 0; k < asked.nr; k++)
@@ -163,5 +179,5 @@ out:
 	buf_release(&words);
 	free(key);
 	free(v);
-	return rc;
+	return 0;
 }

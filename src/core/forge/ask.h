@@ -22,8 +22,10 @@ void submit_wanted(struct strvec *reviewers, struct strvec *labels,
  * is kept in the database (meta "submit.asked OWNER/REPO#N"), so that a
  * reviewer who has reviewed, or a label someone removed, is not asked
  * again. Each request is a line of lines ("asked alice to review #2 s2",
- * "labelled #2 s2: perf"); with dry_run nothing is sent or kept, and the
- * lines say "would".
+ * "labelled #2 s2: perf"); one GitHub refuses (a login that may not
+ * review) or does not answer is a line "could not ...: WHY", not an
+ * error, and is asked again next time. With dry_run nothing is sent or
+ * kept, and the lines say "would". Returns 0.
  */
 int submit_ask(struct strvec *lines, struct ctx *ctx, struct github *gh,
 	       const char *forge, const char *name, const struct github_pr *p,
