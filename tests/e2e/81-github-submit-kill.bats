@@ -70,6 +70,23 @@ kill_submit_at() {
 	fh fault '{"clear":true}' >/dev/null
 }
 
+# kill_submit_between K: kills stack submit --all (-9) once K PR POSTs
+# were answered, in the pause before the next write (GitHub's second
+# between writes, made 3 s here)
+kill_submit_between() {
+	local i
+	GIT_CAMPAIGN_WRITE_GAP_MS=3000 git-campaign stack submit --all \
+		>"$WORLD/killed.out" 2>&1 &
+	SUBMIT_PID=$!
+	for i in $(seq 500); do
+		[ "$(fh log | grep -c '^POST /repos/o/r/pulls 201$')" -ge "$1" ] && break
+		sleep 0.05
+	done
+	kill -9 "$SUBMIT_PID"
+	wait "$SUBMIT_PID" 2>/dev/null || true
+	SUBMIT_PID=
+}
+
 # check_stack: one open PR per branch, based on its parent, and each body's
 # stack section naming the stack's own numbers: "Stacked on #N" for the
 # parent's PR, and in its list every other branch with its PR's number
@@ -118,6 +135,19 @@ PY
 		n=$(fh log | wc -l)
 		git campaign stack submit --all >/dev/null
 		[ "$(fh log | tail -n +$((n + 1)) | grep -vc '^GET')" -eq 0 ] || fail "k=$k: $(fh log | tail -n +$((n + 1)))"
+	done
+}
+
+@test "a submit killed between two PR POSTs is finished by the next submit" {
+	local k
+	for k in 1 3; do
+		fh reset >/dev/null
+		git push -q origin --delete s1 s2 s3 s4 2>/dev/null || true
+		kill_submit_between "$k"
+		[ "$(state | jq '.pulls | length')" -eq "$k" ] || fail "k=$k: $(fh log)"
+		run --separate-stderr git campaign stack submit --all
+		[ "$status" -eq 0 ] || fail "k=$k: exit $status: $stderr"
+		check_stack || fail "k=$k: $(fh log)"
 	done
 }
 
