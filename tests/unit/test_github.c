@@ -232,7 +232,17 @@ static void json_mapping_on_githubs_examples(void **state)
 			    "https://github.com/octocat/Hello-World/pull/1347");
 	assert_false(pr.draft);
 	assert_false(pr.stacked);
+	/* what stack submit and stack show --remote read */
+	assert_string_equal(pr.head_sha,
+			    "6dcb09b5b57875f334f61aebed695e2e4193db5e");
+	assert_string_equal(pr.author, "octocat");
+	assert_int_equal(pr.reviewers.nr, 2);
+	assert_string_equal(pr.reviewers.v[0], "other_user");
+	assert_string_equal(pr.reviewers.v[1], "@justice-league");
+	assert_int_equal(pr.labels.nr, 1);
+	assert_string_equal(pr.labels.v[0], "bug");
 	github_pr_release(&pr);
+	assert_int_equal(pr.reviewers.nr, 0);
 	cJSON_Delete(j);
 	free(text);
 
