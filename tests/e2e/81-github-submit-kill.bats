@@ -95,6 +95,9 @@ check_stack() {
 	python3 - "$WORLD/state.json" <<'PY'
 import json, re, sys
 st = json.load(open(sys.argv[1]))
+# no PR opened twice (GitHub refuses a second open one for a head, so a
+# duplicate would be one closed, or a 422 the run gave up on)
+assert len(st["pulls"]) == 4, "%d PRs" % len(st["pulls"])
 prs = [p for p in st["pulls"] if p["state"] == "open"]
 heads = [p["head"]["ref"] for p in prs]
 assert sorted(heads) == ["s1", "s2", "s3", "s4"], "PRs: %s" % heads
