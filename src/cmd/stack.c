@@ -245,7 +245,7 @@ static void show_remote(const struct remote_result *r, cJSON *j)
 	struct buf line = BUF_INIT;
 	size_t i;
 
-	if (!j)
+	if (!j && r->n)
 		printf("on GitHub:\n");
 	for (i = 0; i < r->n; i++) {
 		const struct remote_pr *e = &r->v[i];
