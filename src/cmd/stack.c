@@ -298,6 +298,21 @@ static void show_remote(const struct remote_result *r, cJSON *j)
 	buf_release(&line);
 }
 
+/* a stack submit killed midway: its bodies name PRs not opened yet */
+static void show_unfinished(struct ctx *ctx, cJSON *j)
+{
+	char *v = NULL;
+
+	submit_unfinished(&v, ctx);
+	if (j && v)
+		cJSON_AddStringToObject(j, "unfinished_submit", v);
+	else if (!j && v)
+		printf("a stack submit was stopped while opening %s: "
+		       "'git campaign stack submit' again finishes it\n",
+		       v);
+	free(v);
+}
+
 static int show(struct ctx *ctx, int json, int remote)
 {
 	struct stack_graph g = {0};
@@ -356,6 +371,7 @@ static int show(struct ctx *ctx, int json, int remote)
 	}
 	if (remote)
 		show_remote(&r, j);
+	show_unfinished(ctx, j);
 	if (json)
 		cmd_print_json(j);
 	free(seen);

@@ -160,9 +160,15 @@ PY
 	state | jq -r '.pulls[0].body' | grep -q '^- #3 `s3`$'
 	fh seed '{"repo":"o/r","issues":[{"title":"an issue by someone else"}]}' >/dev/null
 	[ "$(state | jq '.issues[0].number')" -eq 3 ]
+	# what was stopped, and what finishes it
+	run --separate-stderr git campaign stack show
+	assert_line "a stack submit was stopped while opening #1 s1, #2 s2, #3 s3, #4 s4: 'git campaign stack submit' again finishes it"
 	run --separate-stderr git campaign stack submit --all
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	assert_line 'finishing the submit stopped midway (#1 s1, #2 s2, #3 s3, #4 s4)'
+	assert_line --partial 'updated #1 s1 (body)'
 	check_stack
 	[ "$(state | jq -r '.pulls[] | select(.head.ref == "s3") | .number')" -eq 4 ]
-	assert_line --partial 'updated #1 s1 (body)'
+	run --separate-stderr git campaign stack show
+	refute_line --partial 'stopped while opening'
 }

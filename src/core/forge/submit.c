@@ -646,6 +646,64 @@ static int ask_one(struct sub *s, size_t i)
 			  &s->labels, s->o->dry_run);
 }
 
+#define UNFINISHED_KEY "submit.unfinished"
+
+int submit_unfinished(char **out, struct ctx *ctx)
+{
+	struct error ignore = ERROR_INIT;
+	struct db *db = NULL;
+
+	*out = NULL;
+	if (ctx_db_if_any(&db, ctx) < 0 || !db)
+		return 0;
+	db_meta_get(out, db, UNFINISHED_KEY, &ignore);
+	return 0;
+}
+
+void submit_unfinished_clear(struct ctx *ctx)
+{
+	struct error ignore = ERROR_INIT;
+	struct db *db;
+	char *v = NULL;
+
+	submit_unfinished(&v, ctx);
+	if (v && ctx_db(&db, ctx, 0) == 0)
+		db_meta_set(db, UNFINISHED_KEY, NULL, DB_TRY, &ignore);
+	free(v);
+}
+
+/* before the first POST: which PRs this run is to open, and the numbers
+ * predicted for them, which the bodies name before they exist; a run
+ * killed midway leaves it for stack show and the next submit to name.
+ * A submit that found one says it finishes it. */
+static void mark_unfinished(struct sub *s)
+{
+	struct error ignore = ERROR_INIT;
+	struct buf v = BUF_INIT;
+	struct db *db;
+	char *was = NULL;
+	size_t k;
+
+	submit_unfinished(&was, s->ctx);
+	if (was)
+		strvec_pushf(&s->out->lines,
+			     "finishing the submit stopped midway (%s)", was);
+	free(was);
+	for (k = 0; k < s->n; k++) {
+		size_t i = s->order[k];
+
+		if (!s->created[i])
+			continue;
+		buf_addf(&v, "%s", v.len ? ", " : "");
+		if (s->nums[i])
+			buf_addf(&v, "#%ld ", s->nums[i]);
+		buf_puts(&v, s->g->b[i].name);
+	}
+	if (v.len && ctx_db(&db, s->ctx, 0) == 0)
+		db_meta_set(db, UNFINISHED_KEY, v.ptr, DB_TRY, &ignore);
+	buf_release(&v);
+}
+
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o)
 {
@@ -679,15 +737,21 @@ int stack_submit(struct submit_result *out, struct ctx *ctx,
 				   s.n)) < 0 ||
 	    (rc = sort_prs(&s)) < 0)
 		goto out;
+	if (!o->dry_run)
+		mark_unfinished(&s);
 	for (k = 0; k < s.n; k++)
 		if (s.created[s.order[k]] && (rc = create_one(&s, k)) < 0) {
-			if (!o->dry_run)
+			if (!o->dry_run) {
 				finish_partial(&s, k);
+				submit_unfinished_clear(ctx);
+			}
 			goto out;
 		}
 	for (k = 0; k < s.n; k++)
 		if ((rc = update_one(&s, s.order[k])) < 0)
 			goto out;
+	if (!o->dry_run)
+		submit_unfinished_clear(ctx);
 	for (k = 0; k < s.n; k++)
 		if ((rc = ask_one(&s, s.order[k])) < 0)
 			goto out;

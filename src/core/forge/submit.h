@@ -56,6 +56,14 @@ void submit_result_release(struct submit_result *r);
 int stack_submit(struct submit_result *out, struct ctx *ctx,
 		 const struct submit_opts *o);
 
+/* The PRs a stack submit was opening when it was stopped (killed) before
+ * it ended, "#3 s3, #4 s4" (the numbers its bodies named for them), into
+ * *out (the caller frees it), NULL when none was: the next stack submit
+ * opens them or PATCHes the numbers out. */
+int submit_unfinished(char **out, struct ctx *ctx);
+/* Forgets it (stack submit does once its bodies name only open PRs). */
+void submit_unfinished_clear(struct ctx *ctx);
+
 /* Every stacked branch outside a cycle into order (room for g->n), stack
  * by stack, each parents first; *n is how many. */
 void submit_order_all(size_t *order, size_t *n, const struct stack_graph *g);
