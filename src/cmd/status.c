@@ -161,14 +161,19 @@ static void render_text(struct buf *out, const struct status *st)
 		const struct journal_op *op = &st->ops[i];
 
 		color_add(out, 1, COLOR_YELLOW, "unfinished");
-		buf_addf(out, " %s #%lld: %s (since %s%s%s)\n", op->kind,
-			 op->id, op->summary, op->started_at,
+		buf_addf(out, " %s", op->kind);
+		if (op->id)
+			buf_addf(out, " #%lld", op->id);
+		buf_addf(out, ": %s (since %s%s%s)\n", op->summary,
+			 op->started_at ? op->started_at : "?",
 			 op->last_step ? ", last step " : "",
 			 op->last_step ? op->last_step : "");
-		if (op->id == st->conflict.op_id)
+		if (op->id && op->id == st->conflict.op_id)
 			render_conflict(out, &st->conflict);
 		buf_addf(out, "          finish it: %s\n", op->continue_cmd);
-		buf_addf(out, "          undo it:   %s\n", op->abort_cmd);
+		if (op->abort_cmd)
+			buf_addf(out, "          undo it:   %s\n",
+				 op->abort_cmd);
 	}
 	buf_release(&line);
 }

@@ -140,6 +140,12 @@ prepare() {
 
 # finish: what a user does after the kill; may fail
 finish() {
+	local cmd
+	# first what status says finishes an unfinished operation
+	cmd=$(git campaign status 2>/dev/null | sed -n 's/^ *finish it: //p' | head -1)
+	case $cmd in
+	"git campaign "*) $cmd >/dev/null 2>&1 ;;
+	esac
 	case $1 in
 	stash-pop | stash-apply)
 		if git show-ref -q "refs/campaign/stash/s" && ! done_state; then

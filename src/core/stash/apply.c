@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/stash/journal.h"
 #include "core/stash/stash.h"
 #include "io/repo.h"
 #include "util/buf.h"
@@ -63,6 +64,13 @@ out:
 	git_blob_free(blob);
 	free(full);
 	return same;
+}
+
+int stash_path_holds(git_repository *repo, const char *path, const git_oid *id,
+		     int or_start)
+{
+	return holds(repo, path, id) ||
+	       (or_start && holds_start(repo, path, id));
 }
 
 /* 1 when nothing is at path in the working tree */
@@ -302,29 +310,27 @@ static int stash_trees_load(struct stash_trees *t, struct ctx *ctx,
 /* 1 when the apply journal at path names stash commit hex */
 static int journal_names(const char *path, const char *hex)
 {
-	char line[GIT_OID_HEXSZ + 2] = "";
-	FILE *f = fopen(path, "r");
+	struct stash_journal j;
+	int same;
 
-	if (!f)
+	if (stash_journal_read(&j, path) < 0)
 		return 0;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	return !strncmp(line, hex, GIT_OID_HEXSZ);
+	same = !strcmp(j.id, hex);
+	stash_journal_release(&j);
+	return same;
 }
 
-/* Writes the journal: the stash commit being applied */
-static int journal_write(const char *path, const char *hex)
+/* Writes the journal: the stash commit being applied, its name, the verb */
+static int journal_write(const char *path, const char *hex, const char *name,
+			 int pop)
 {
-	FILE *f = fopen(path, "w");
-	int rc;
+	struct stash_journal j;
 
-	if (!f)
-		return -1;
-	rc = fprintf(f, "%s\n", hex) < 0;
-	rc |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-	rc |= fclose(f) != 0;
-	return rc ? -1 : 0;
+	memset(&j, 0, sizeof(j));
+	memcpy(j.id, hex, GIT_OID_HEXSZ);
+	j.name = (char *)name;
+	j.verb = (char *)(pop ? "pop" : "apply");
+	return stash_journal_write(path, &j);
 }
 
 int stash_apply(struct ctx *ctx, const char *name, int pop,
@@ -346,12 +352,14 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	int rc;
 
 	if ((rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = stash_trees_load(&t, ctx, repo, name)) < 0)
+	    (rc = stash_save_undo(&resuming, ctx, name, pop)) < 0 || resuming)
+		return rc;
+	if ((rc = stash_trees_load(&t, ctx, repo, name)) < 0)
 		return rc;
 	git_oid_tostr(hex, sizeof(hex), &t.info.id);
 	/* per work tree: in its own git folder */
 	journal =
-		xasprintf("%scampaign-stash-apply", git_repository_path(repo));
+		xasprintf("%s" STASH_JOURNAL_APPLY, git_repository_path(repo));
 	resuming = journal_names(journal, hex);
 	if ((rc = git_repository_index(&index, repo)) < 0)
 		goto git_fail;
@@ -385,7 +393,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 
 	/* from here on a kill leaves files half written: the journal says
 	 * whose, so that running the command again takes them for ours */
-	if (!resuming && journal_write(journal, hex) < 0) {
+	if (!resuming && journal_write(journal, hex, name, pop) < 0) {
 		rc = error_set(&ctx->err, GCAMP_EFATAL, "cannot write '%s': %s",
 			       journal, strerror(errno));
 		goto out;
@@ -437,6 +445,11 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	if (pop && (rc = stash_drop(NULL, ctx, name, hex)) < 0)
 		goto out;
 	unlink(journal);
+	/* a save of this stash stopped half way is undone now */
+	free(journal);
+	journal = xasprintf("%s" STASH_JOURNAL_SAVE, git_repository_path(repo));
+	if (journal_names(journal, hex))
+		unlink(journal);
 	goto out;
 git_fail:
 	rc = error_git(&ctx->err, rc, "cannot apply stash '%s'", name);

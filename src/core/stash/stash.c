@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/ownlock.h"
@@ -37,7 +38,7 @@ void stash_infos_free(struct stash_info *s, size_t n)
 	free(s);
 }
 
-static int stash_refname(struct buf *out, struct ctx *ctx, const char *name)
+int stash_ref_name(struct buf *out, struct ctx *ctx, const char *name)
 {
 	int valid = 0;
 
@@ -100,23 +101,57 @@ static void fill_info(struct stash_info *out, git_commit *c, const char *name)
 	out->has_untracked = git_commit_parentcount(c) == 3;
 }
 
+/* A ref's lock held by another process is waited for this long, as the
+ * database waits for its lock, before the command gives up */
+#define LOCK_WAIT_MS 5000
+
+/* 1 (after a nap) while rc says a lock is held and the wait is not over */
+static int wait_locked(int rc, int *waited_ms)
+{
+	struct timespec nap = {0, 50 * 1000 * 1000};
+
+	if (rc != GIT_ELOCKED || *waited_ms >= LOCK_WAIT_MS)
+		return 0;
+	nanosleep(&nap, NULL);
+	*waited_ms += 50;
+	git_error_clear();
+	return 1;
+}
+
 /* Makes sure refname keeps a reflog: libgit2, like git, logs updates of
  * refs outside refs/heads only when the log file already exists. */
 static int ensure_reflog(git_repository *repo, const char *refname)
 {
 	git_reflog *log = NULL;
-	int rc = git_reflog_read(&log, repo, refname);
+	int rc = git_reflog_read(&log, repo, refname), waited = 0;
 
 	if (!rc && !git_reflog_entrycount(log))
-		rc = git_reflog_write(log);
+		while (wait_locked(rc = git_reflog_write(log), &waited))
+			;
 	git_reflog_free(log);
 	return rc;
 }
 
+/* The error of a ref update that failed: a lock still held after the wait
+ * is named, with the way out when its holder is gone */
+static int ref_error(struct ctx *ctx, git_repository *repo, int rc,
+		     const char *refname)
+{
+	if (rc != GIT_ELOCKED)
+		return error_git(&ctx->err, rc, "cannot write '%s'", refname);
+	error_set(&ctx->err, GCAMP_EFATAL,
+		  "cannot write '%s': another process holds its lock", refname);
+	error_hint(&ctx->err,
+		   "nothing was changed; if no other git is running, remove "
+		   "a stale '%s%s.lock' (or its reflog's) and run it again",
+		   git_repository_commondir(repo), refname);
+	return GCAMP_EFATAL;
+}
+
 /* Points the stash log at id with a reflog line naming what happened: the
  * log's reflog is what keeps every saved and dropped stash recoverable. */
-static int log_stash(struct ctx *ctx, git_repository *repo, const git_oid *id,
-		     const char *what)
+int stash_log(struct ctx *ctx, git_repository *repo, const git_oid *id,
+	      const char *what)
 {
 	const char *common = git_repository_commondir(repo);
 	git_reference *ref = NULL;
@@ -128,7 +163,7 @@ static int log_stash(struct ctx *ctx, git_repository *repo, const git_oid *id,
 	char *locks[3] = {xasprintf("%s%s.lock", common, STASH_LOG_REF),
 			  xasprintf("%slogs/%s.lock", common, STASH_LOG_REF),
 			  NULL};
-	int rc;
+	int rc, waited = 0;
 
 	/* the guard lets a run of ours remove the locks a killed one left */
 	if ((rc = ownlock_acquire(&guard, NULL, dir, "stash-log",
@@ -149,16 +184,19 @@ static int log_stash(struct ctx *ctx, git_repository *repo, const git_oid *id,
 		if ((rc = git_reflog_read(&log, repo, STASH_LOG_REF)) < 0 ||
 		    (rc = git_reflog_append(log, id, sig, what)) < 0)
 			goto out;
-		rc = git_reflog_write(log);
+		while (wait_locked(rc = git_reflog_write(log), &waited))
+			;
 		goto out;
 	}
 	git_reference_free(ref);
 	ref = NULL;
-	rc = git_reference_create(&ref, repo, STASH_LOG_REF, id, 1, what);
+	while (wait_locked(rc = git_reference_create(&ref, repo, STASH_LOG_REF,
+						     id, 1, what),
+			   &waited))
+		;
 out:
 	if (rc < 0)
-		rc = error_git(&ctx->err, rc, "cannot write '%s'",
-			       STASH_LOG_REF);
+		rc = ref_error(ctx, repo, rc, STASH_LOG_REF);
 	ownlock_release(guard);
 done:
 	git_signature_free(sig);
@@ -170,350 +208,37 @@ done:
 	return rc;
 }
 
-/* Creates refs/campaign/stash/NAME at id, never over an existing one,
- * with a reflog entry, and logs it in the stash log */
-static int name_stash(struct ctx *ctx, git_repository *repo, const char *name,
-		      const git_oid *id, const char *what)
+int stash_name_ref(struct ctx *ctx, git_repository *repo, const char *name,
+		   const git_oid *id, const char *what)
 {
 	struct buf refname = BUF_INIT;
 	git_reference *ref = NULL;
-	int rc;
+	int rc, waited = 0;
 
-	if ((rc = stash_refname(&refname, ctx, name)) < 0)
-		goto out;
-	if ((rc = ensure_reflog(repo, refname.ptr)) < 0 ||
-	    (rc = git_reference_create(&ref, repo, refname.ptr, id, 0, what)) <
-		    0) {
-		rc = rc == GIT_EEXISTS
-			     ? error_set(&ctx->err, GCAMP_EEXISTS,
-					 "a stash named '%s' exists already",
-					 name)
-			     : error_git(&ctx->err, rc, "cannot write '%s'",
-					 refname.ptr);
-		goto out;
-	}
-	rc = log_stash(ctx, repo, id, what);
-out:
-	git_reference_free(ref);
-	buf_release(&refname);
-	return rc;
-}
-
-static int head_commit(git_commit **out, char **out_branch, struct ctx *ctx,
-		       git_repository *repo)
-{
-	git_reference *head = NULL;
-	int rc = git_repository_head(&head, repo);
-
-	if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND)
-		return error_set(&ctx->err, GCAMP_EREFUSED,
-				 "cannot stash on a branch with no commit yet");
-	if (rc < 0)
-		return error_git(&ctx->err, rc, "cannot read HEAD");
-	*out_branch = xstrdup(git_reference_is_branch(head)
-				      ? git_reference_shorthand(head)
-				      : "(no branch)");
-	rc = git_reference_peel((git_object **)out, head, GIT_OBJECT_COMMIT);
-	git_reference_free(head);
-	if (rc < 0) {
-		free(*out_branch);
-		*out_branch = NULL;
-		return error_git(&ctx->err, rc, "cannot read HEAD");
-	}
-	return 0;
-}
-
-/* Adds the working-tree file path to idx as a blob, with git's mode */
-static int add_workdir_file(git_index *idx, git_repository *repo,
-			    const char *path)
-{
-	git_index_entry e;
-	struct stat st;
-	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
-	int rc;
-
-	memset(&e, 0, sizeof(e));
-	if (lstat(full, &st) < 0) {
-		free(full);
-		return git_index_remove(idx, path, 0) < 0 ? -1 : 0;
-	}
-	free(full);
-	if ((rc = git_blob_create_from_workdir(&e.id, repo, path)) < 0)
-		return rc;
-	e.path = path;
-	e.mode = S_ISLNK(st.st_mode)   ? GIT_FILEMODE_LINK
-		 : (st.st_mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE
-				       : GIT_FILEMODE_BLOB;
-	e.file_size = (uint32_t)st.st_size;
-	return git_index_add(idx, &e);
-}
-
-/* The trees `git stash` records: the working tree of tracked files (the
- * index with every unstaged change applied) and the untracked files. */
-static int stash_trees(git_oid *w_tree, git_oid *u_tree, int *has_changes,
-		       git_repository *repo, const git_oid *i_tree,
-		       unsigned flags)
-{
-	git_status_options so;
-	git_status_list *st = NULL;
-	git_index *w = NULL, *u = NULL;
-	git_tree *t = NULL;
-	size_t i, n;
-	int rc, untracked = 0;
-
-	*has_changes = 0;
-	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (flags & STASH_INCLUDE_UNTRACKED)
-		so.flags |= GIT_STATUS_OPT_INCLUDE_UNTRACKED |
-			    GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
-	if ((rc = git_status_list_new(&st, repo, &so)) < 0 ||
-	    (rc = git_tree_lookup(&t, repo, i_tree)) < 0 ||
-	    (rc = git_index_new(&w)) < 0 || (rc = git_index_new(&u)) < 0 ||
-	    (rc = git_index_read_tree(w, t)) < 0)
-		goto out;
-	n = git_status_list_entrycount(st);
-	for (i = 0; i < n; i++) {
-		const git_status_entry *e = git_status_byindex(st, i);
-		const git_diff_delta *d = e->index_to_workdir;
-
-		if (e->status &
-		    (GIT_STATUS_INDEX_NEW | GIT_STATUS_INDEX_MODIFIED |
-		     GIT_STATUS_INDEX_DELETED | GIT_STATUS_INDEX_RENAMED |
-		     GIT_STATUS_INDEX_TYPECHANGE))
-			*has_changes = 1;
-		if (!d)
-			continue;
-		if (e->status & GIT_STATUS_WT_NEW) {
-			rc = add_workdir_file(u, repo, d->new_file.path);
-			untracked = 1;
-		} else if (e->status & GIT_STATUS_WT_DELETED) {
-			rc = git_index_remove(w, d->old_file.path, 0);
-		} else if (e->status & (GIT_STATUS_WT_MODIFIED |
-					GIT_STATUS_WT_TYPECHANGE)) {
-			rc = add_workdir_file(w, repo, d->new_file.path);
-		} else {
-			continue;
-		}
-		if (rc < 0)
-			goto out;
-		*has_changes = 1;
-	}
-	if ((rc = git_index_write_tree_to(w_tree, w, repo)) < 0)
-		goto out;
-	if (untracked)
-		rc = git_index_write_tree_to(u_tree, u, repo);
-	else
-		memset(u_tree, 0, sizeof(*u_tree));
-out:
-	git_tree_free(t);
-	git_index_free(w);
-	git_index_free(u);
-	git_status_list_free(st);
-	return rc;
-}
-
-int stash_worktree_tree(git_oid *out, struct ctx *ctx)
-{
-	git_repository *repo;
-	git_index *index = NULL;
-	git_oid i_tree, u_tree;
-	int rc, changes;
-
-	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
-		return rc;
-	if ((rc = git_repository_index(&index, repo)) < 0 ||
-	    (rc = git_index_write_tree(&i_tree, index)) < 0 ||
-	    (rc = stash_trees(out, &u_tree, &changes, repo, &i_tree, 0)) < 0)
-		rc = error_git(&ctx->err, rc,
-			       "cannot read the working tree's state");
-	git_index_free(index);
-	return rc;
-}
-
-static int make_commit(git_oid *out, git_repository *repo,
-		       const git_signature *sig, const char *msg,
-		       const git_oid *tree_id, const git_commit **parents,
-		       size_t n)
-{
-	git_tree *tree = NULL;
-	int rc = git_tree_lookup(&tree, repo, tree_id);
-
-	if (!rc)
-		rc = git_commit_create(out, repo, NULL, sig, sig, NULL, msg,
-				       tree, n, parents);
-	git_tree_free(tree);
-	return rc;
-}
-
-/* Removes the stashed untracked files (and the folders they leave empty) */
-static int remove_untracked(git_repository *repo, const git_oid *u_tree)
-{
-	git_tree *t = NULL;
-	git_index *idx = NULL;
-	size_t i, n;
-	int rc;
-
-	if ((rc = git_tree_lookup(&t, repo, u_tree)) < 0 ||
-	    (rc = git_index_new(&idx)) < 0 ||
-	    (rc = git_index_read_tree(idx, t)))
-		goto out;
-	n = git_index_entrycount(idx);
-	for (i = 0; i < n; i++) {
-		const git_index_entry *e = git_index_get_byindex(idx, i);
-		char *full = xasprintf("%s%s", git_repository_workdir(repo),
-				       e->path);
-		char *slash;
-
-		unlink(full);
-		while ((slash = strrchr(full, '/')) &&
-		       (size_t)(slash - full) >
-			       strlen(git_repository_workdir(repo))) {
-			*slash = '\0';
-			if (rmdir(full) < 0)
-				break;
-		}
-		free(full);
-	}
-out:
-	git_index_free(idx);
-	git_tree_free(t);
-	return rc;
-}
-
-int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
-	       unsigned flags)
-{
-	git_repository *repo;
-	struct gitcfg *cfg;
-	git_signature *sig = NULL;
-	git_commit *head = NULL, *i_commit = NULL, *u_commit = NULL;
-	git_index *index = NULL;
-	git_reference *ref = NULL;
-	git_object *target = NULL;
-	git_checkout_options co;
-	const git_commit *parents[3];
-	struct buf refname = BUF_INIT, text = BUF_INIT;
-	char *branch = NULL, shortid[GIT_OID_HEXSZ + 1];
-	git_oid i_tree, w_tree, u_tree, i_id, w_id, u_id;
-	int rc, changes;
-
-	if ((rc = stash_refname(&refname, ctx, name)) < 0 ||
-	    (rc = ctx_repo(&repo, ctx, 1)) < 0 ||
-	    (rc = ctx_config(&cfg, ctx)) < 0)
+	if ((rc = stash_ref_name(&refname, ctx, name)) < 0)
 		goto out;
 	if (!git_reference_lookup(&ref, repo, refname.ptr)) {
+		rc = GIT_EEXISTS;
+		goto fail;
+	}
+	/* logged first: a failed update leaves no name, so a retry works */
+	if ((rc = stash_log(ctx, repo, id, what)) < 0)
+		goto out;
+	if ((rc = ensure_reflog(repo, refname.ptr)) < 0)
+		goto fail;
+	while (wait_locked(
+		rc = git_reference_create(&ref, repo, refname.ptr, id, 0, what),
+		&waited))
+		;
+fail:
+	if (rc == GIT_EEXISTS)
 		rc = error_set(&ctx->err, GCAMP_EEXISTS,
 			       "a stash named '%s' exists already", name);
-		error_hint(&ctx->err,
-			   "pick another name, or drop it with "
-			   "'git campaign stash drop %s'",
-			   name);
-		goto out;
-	}
-	if ((rc = head_commit(&head, &branch, ctx, repo)) < 0)
-		goto out;
-	if ((rc = git_repository_index(&index, repo)) < 0) {
-		rc = error_git(&ctx->err, rc, "cannot read the index");
-		goto out;
-	}
-	if (git_index_has_conflicts(index)) {
-		rc = error_set(&ctx->err, GCAMP_EREFUSED,
-			       "cannot stash: the index has unmerged paths");
-		error_hint(&ctx->err, "resolve them and 'git add' first");
-		goto out;
-	}
-	if ((rc = git_index_write_tree(&i_tree, index)) < 0 ||
-	    (rc = stash_trees(&w_tree, &u_tree, &changes, repo, &i_tree,
-			      flags)) < 0) {
-		rc = error_git(&ctx->err, rc, "cannot record the changes");
-		goto out;
-	}
-	if (!changes) {
-		rc = flags & STASH_IF_ANY
-			     ? 1
-			     : error_set(&ctx->err, GCAMP_EREFUSED,
-					 "no local changes to save");
-		goto out;
-	}
-	if ((rc = signature_now(&sig, cfg, SIG_COMMITTER, &ctx->err)) < 0)
-		goto out;
-
-	git_oid_tostr(shortid, 8, git_commit_id(head));
-	buf_addf(&text, "index on %s: %s %s\n", branch, shortid,
-		 git_commit_summary(head));
-	parents[0] = head;
-	if ((rc = make_commit(&i_id, repo, sig, text.ptr, &i_tree, parents,
-			      1)) < 0 ||
-	    (rc = git_commit_lookup(&i_commit, repo, &i_id)) < 0)
-		goto git_fail;
-	parents[1] = i_commit;
-	if (!git_oid_is_zero(&u_tree)) {
-		buf_reset(&text);
-		buf_addf(&text, "untracked files on %s: %s %s\n", branch,
-			 shortid, git_commit_summary(head));
-		if ((rc = make_commit(&u_id, repo, sig, text.ptr, &u_tree, NULL,
-				      0)) < 0 ||
-		    (rc = git_commit_lookup(&u_commit, repo, &u_id)) < 0)
-			goto git_fail;
-		parents[2] = u_commit;
-	}
-	buf_reset(&text);
-	if (msg)
-		buf_addf(&text, "On %s: %s\n", branch, msg);
-	else
-		buf_addf(&text, "WIP on %s: %s %s\n", branch, shortid,
-			 git_commit_summary(head));
-	if ((rc = make_commit(&w_id, repo, sig, text.ptr, &w_tree, parents,
-			      u_commit ? 3 : 2)) < 0)
-		goto git_fail;
-
-	/* the changes are saved once the ref exists; only then reset */
-	buf_reset(&text);
-	buf_addf(&text, "campaign stash save %s", name);
-	if ((rc = name_stash(ctx, repo, name, &w_id, text.ptr)) < 0)
-		goto out;
-	if (out)
-		git_oid_cpy(out, &w_id);
-
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (flags & STASH_KEEP_INDEX) {
-		if ((rc = git_object_lookup(&target, repo, &i_tree,
-					    GIT_OBJECT_TREE)) < 0 ||
-		    (rc = git_checkout_tree(repo, target, &co)) < 0)
-			goto reset_fail;
-	} else if ((rc = git_reset(repo, (git_object *)head, GIT_RESET_HARD,
-				   &co)) < 0) {
-		goto reset_fail;
-	}
-	if (u_commit && (rc = remove_untracked(repo, &u_tree)) < 0)
-		goto reset_fail;
-	goto out;
-
-reset_fail:
-	rc = error_git(&ctx->err, rc,
-		       "saved stash '%s' but cannot reset the working tree",
-		       name);
-	error_hint(&ctx->err,
-		   "your changes are safe in the stash; "
-		   "'git campaign stash apply %s' brings them back",
-		   name);
-	goto out;
-git_fail:
-	rc = error_git(&ctx->err, rc, "cannot write the stash commit");
+	else if (rc < 0)
+		rc = ref_error(ctx, repo, rc, refname.ptr);
 out:
-	git_object_free(target);
 	git_reference_free(ref);
-	git_index_free(index);
-	git_commit_free(u_commit);
-	git_commit_free(i_commit);
-	git_commit_free(head);
-	git_signature_free(sig);
-	free(branch);
 	buf_release(&refname);
-	buf_release(&text);
 	return rc;
 }
 
@@ -575,7 +300,7 @@ int stash_lookup(struct stash_info *out, struct ctx *ctx, const char *name)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = stash_refname(&refname, ctx, name)) < 0 ||
+	if ((rc = stash_ref_name(&refname, ctx, name)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
 		goto out;
 	rc = git_reference_lookup(&ref, repo, refname.ptr);
@@ -625,11 +350,11 @@ int stash_drop(git_oid *out, struct ctx *ctx, const char *name,
 		goto out;
 	}
 	if ((rc = ctx_repo(&repo, ctx, 0)) < 0 ||
-	    (rc = stash_refname(&refname, ctx, name)) < 0)
+	    (rc = stash_ref_name(&refname, ctx, name)) < 0)
 		goto out;
 	/* log first: once the ref is gone its own reflog is gone too */
 	buf_addf(&what, "campaign stash drop %s", name);
-	if ((rc = log_stash(ctx, repo, &info.id, what.ptr)) < 0)
+	if ((rc = stash_log(ctx, repo, &info.id, what.ptr)) < 0)
 		goto out;
 	if ((rc = git_reference_lookup(&ref, repo, refname.ptr)) < 0 ||
 	    git_oid_cmp(git_reference_target(ref), &info.id)) {
@@ -852,7 +577,7 @@ int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
 	struct buf refname = BUF_INIT, what = BUF_INIT;
 	int rc;
 
-	if ((rc = stash_refname(&refname, ctx, name)) < 0 ||
+	if ((rc = stash_ref_name(&refname, ctx, name)) < 0 ||
 	    (rc = ctx_repo(&repo, ctx, 0)) < 0)
 		goto out;
 	if (git_revparse_single(&o, repo, rev) < 0 ||
@@ -865,7 +590,8 @@ int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
 		goto out;
 	}
 	buf_addf(&what, "campaign stash recover %s", name);
-	if ((rc = name_stash(ctx, repo, name, git_object_id(o), what.ptr)) < 0)
+	if ((rc = stash_name_ref(ctx, repo, name, git_object_id(o), what.ptr)) <
+	    0)
 		goto out;
 	if (out)
 		git_oid_cpy(out, git_object_id(o));

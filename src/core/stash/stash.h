@@ -41,6 +41,13 @@ struct stash_info {
 int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	       unsigned flags);
 
+/* When a save of stash NAME was stopped half way (its journal names it),
+ * puts the working tree and index back as they were before that save and,
+ * with pop, drops the stash; *undone is then 1. Refuses (GCAMP_EREFUSED,
+ * nothing written) when a path changed since; *undone 0 and 0 when there
+ * is no such save. */
+int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop);
+
 /* The tree of the tracked files as they are in the working tree now (the
  * index with every unstaged change applied), as `git stash` records it.
  * Untracked files are not in it. Writes the tree's objects. */
@@ -69,6 +76,24 @@ int stash_find_lost(struct stash_info **out, size_t *out_n, struct ctx *ctx);
  * must be stash-shaped; an existing name is refused. */
 int stash_restore_as(git_oid *out, struct ctx *ctx, const char *rev,
 		     const char *name);
+
+/* Sets out to refs/campaign/stash/NAME: 0, or GCAMP_EUSAGE (with the
+ * message) when NAME is no valid stash name (empty, a leading '-', not a
+ * ref name component). */
+int stash_ref_name(struct buf *out, struct ctx *ctx, const char *name);
+
+/* Points the stash log at id with a reflog line what (also when it points
+ * there already), waiting up to 5 s for a lock another process holds; a
+ * lock a killed run of ours left is removed (io/ownlock.h). */
+int stash_log(struct ctx *ctx, git_repository *repo, const git_oid *id,
+	      const char *what);
+
+/* Logs id in the stash log, then creates refs/campaign/stash/NAME at it
+ * with a reflog line what, never over an existing name (GCAMP_EEXISTS,
+ * nothing logged). A held lock is waited for as by stash_log; when one
+ * stays, GCAMP_EFATAL names it and no name was made. */
+int stash_name_ref(struct ctx *ctx, git_repository *repo, const char *name,
+		   const git_oid *id, const char *what);
 
 void stash_info_release(struct stash_info *s);
 void stash_infos_free(struct stash_info *s, size_t n);

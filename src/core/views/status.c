@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 
 #include "core/base/outcache.h"
@@ -12,10 +13,12 @@
 #include "core/stack/landed.h"
 #include "core/stack/model.h"
 #include "core/stack/conflict.h"
+#include "core/stash/journal.h"
 #include "io/db.h"
 #include "io/gitlite.h"
 #include "io/repo.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -115,6 +118,51 @@ static int collect_stash(const char *refname, const char *oid, void *data)
 	s->name = xstrdup(refname + sizeof(prefix) - 1);
 	snprintf(s->id, sizeof(s->id), "%s", oid);
 	return 0;
+}
+
+/* A stash save, apply or pop stopped while it wrote the working tree (its
+ * journal names a stash that still exists) as an unfinished operation */
+static void collect_stash_journal(struct status *st, const struct refs *refs,
+				  const char *git_dir, const char *file)
+{
+	char *path =
+		xasprintf("%s%s%s", git_dir,
+			  git_dir[strlen(git_dir) - 1] == '/' ? "" : "/", file);
+	char *refname = NULL, id[41];
+	struct stash_journal j;
+	struct journal_op *op;
+	const char *verb;
+	char when[CLOCK_ISO_SIZE];
+	struct stat sb;
+
+	if (stash_journal_read(&j, path) < 0)
+		goto out;
+	refname = xasprintf("refs/campaign/stash/%s", j.name);
+	/* a journal whose stash is gone or moved is a finished one's */
+	if (!*j.name || refs_resolve(id, refs, refname) < 0 || strcmp(id, j.id))
+		goto out;
+	verb = *j.verb ? j.verb : "apply";
+	st->ops = xrealloc(st->ops, (st->nops + 1) * sizeof(*st->ops));
+	op = &st->ops[st->nops++];
+	memset(op, 0, sizeof(*op));
+	op->kind = xasprintf("stash %s", verb);
+	op->summary = xasprintf("stash %s '%s' was stopped while writing the "
+				"working tree",
+				verb, j.name);
+	op->continue_cmd = xasprintf("git campaign stash %s %s", verb, j.name);
+	/* a save is undone by putting the stash back; an apply is only
+	 * finished (the stash stays until one is done) */
+	if (!strcmp(verb, "save"))
+		op->abort_cmd = xasprintf("git campaign stash pop %s", j.name);
+	op->pid = j.pid;
+	if (!stat(path, &sb)) {
+		clock_iso(when, sb.st_mtime);
+		op->started_at = xstrdup(when);
+	}
+out:
+	stash_journal_release(&j);
+	free(refname);
+	free(path);
 }
 
 /*
@@ -248,6 +296,8 @@ int status_collect_repo(struct status *out, struct ctx *ctx)
 		goto fail;
 	refs_for_each_prefix(&refs, "refs/campaign/stash/", collect_stash,
 			     &stashes);
+	collect_stash_journal(out, &refs, lite->git_dir, STASH_JOURNAL_SAVE);
+	collect_stash_journal(out, &refs, lite->git_dir, STASH_JOURNAL_APPLY);
 	return 0;
 fail:
 	status_release(out);
@@ -277,6 +327,27 @@ static int collect_base_behind(struct status *st, struct ctx *ctx)
 	return 0;
 }
 
+/* The journal's operations, after the stash journals already gathered */
+static int collect_ops(struct status *st, struct db *db, struct error *err)
+{
+	struct journal_op *ops;
+	size_t n;
+	int rc = journal_unfinished(&ops, &n, db, err);
+
+	if (rc < 0)
+		return rc;
+	if (!st->nops) {
+		st->ops = ops;
+		st->nops = n;
+		return 0;
+	}
+	st->ops = xrealloc(st->ops, (st->nops + n + 1) * sizeof(*st->ops));
+	memcpy(st->ops + st->nops, ops, n * sizeof(*ops));
+	st->nops += n;
+	free(ops);
+	return 0;
+}
+
 int status_collect_records(struct status *out, struct ctx *ctx)
 {
 	struct db *db;
@@ -293,8 +364,7 @@ int status_collect_records(struct status *out, struct ctx *ctx)
 		goto fail;
 	if (!db)
 		return 0;
-	if ((rc = journal_unfinished(&out->ops, &out->nops, db, &ctx->err)) <
-		    0 ||
+	if ((rc = collect_ops(out, db, &ctx->err)) < 0 ||
 	    (rc = collect_prs(out, db, &ctx->err)) < 0 ||
 	    (rc = ab_run_last(&out->last_ab, db, &ctx->err)) < 0 ||
 	    (rc = hypo_next(&out->next_hypo, &out->has_next_hypo,
@@ -341,6 +411,10 @@ void status_facts(struct buf *out, const struct status *st)
 	for (i = 0; i < st->nstashes; i++)
 		buf_addf(out, "stash %s %s\n", st->stashes[i].name,
 			 st->stashes[i].id);
+	/* only the stash journals are gathered with the repository's files */
+	for (i = 0; i < st->nops; i++)
+		buf_addf(out, "journal %s %s\n", st->ops[i].kind,
+			 st->ops[i].continue_cmd);
 }
 
 static size_t find_link(const struct status *st, const char *branch)
@@ -411,7 +485,11 @@ cJSON *status_op_json(const struct journal_op *op)
 {
 	cJSON *e = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(e, "id", (double)op->id);
+	/* a stash journal's operation has no number */
+	if (op->id)
+		cJSON_AddNumberToObject(e, "id", (double)op->id);
+	else
+		cJSON_AddNullToObject(e, "id");
 	json_add_str_or_null(e, "kind", op->kind);
 	json_add_str_or_null(e, "summary", op->summary);
 	json_add_str_or_null(e, "worktree", op->worktree);
