@@ -100,6 +100,21 @@ out:
 	return rc;
 }
 
+int ownlock_clear_stale(const char *const *guarded)
+{
+	int i, n = 0;
+
+	for (i = 0; guarded[i]; i++) {
+		if (!exists(guarded[i]) || !stays(guarded[i]))
+			continue;
+		trace_printf("ownlock: '%s' was left by a killed child; "
+			     "removing it",
+			     guarded[i]);
+		n += unlink(guarded[i]) == 0;
+	}
+	return n;
+}
+
 void ownlock_release(struct ownlock *l)
 {
 	if (!l)

@@ -24,6 +24,12 @@ int ownlock_acquire(struct ownlock **out, int *removed, const char *dir,
 		    const char *name, const char *const *guarded,
 		    struct error *err);
 
+/* Removes each file of GUARDED (NULL-terminated) that is still there a
+ * second later: what a child of ours that a signal killed inside its
+ * update left, called while the guard is held. Returns how many it
+ * removed. */
+int ownlock_clear_stale(const char *const *guarded);
+
 /* Clears the record and drops the guard; NULL is accepted. */
 void ownlock_release(struct ownlock *l);
 

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/measure/notesmerge.h"
+#include "io/ownlock.h"
 #include "io/proc.h"
 #include "io/signature.h"
 #include "io/repo.h"
@@ -24,6 +26,7 @@ struct syncer {
 	const char *remote;
 	char *tracking_notes; /* refs/notes/remotes/REMOTE/campaign */
 	char *tracking_env;   /* refs/campaign/remotes/REMOTE/env/ */
+	char *locks[3];	      /* the tracking notes ref's and reflog's .lock */
 };
 
 void sync_report_release(struct sync_report *r)
@@ -182,11 +185,20 @@ static int fetch(struct syncer *s)
 	}
 	trace_printf("sync: git fetch exited %d after %.3f s", res.status,
 		     res.wall_s);
+	/* a fetch killed while it held the tracking ref's lock left it:
+	 * the fetch was ours, so is the lock */
+	if (res.signaled)
+		ownlock_clear_stale((const char *const *)s->locks);
 	if (res.status) {
 		sync_git_reason(&why, res.err.ptr);
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
 			       "cannot fetch from '%s': %s", s->remote,
 			       why.ptr);
+		if (!res.signaled && access(s->locks[0], F_OK) == 0)
+			error_hint(&s->ctx->err,
+				   "if no other git is running, remove a "
+				   "stale '%s'",
+				   s->locks[0]);
 	}
 out:
 	buf_release(&why);
@@ -466,8 +478,19 @@ static int track_pushed(struct syncer *s, const git_oid *tip,
 	buf_addf(&log, "campaign sync: pushed to '%s'", s->remote);
 	if (tip && (rc = git_reference_create(&ref, s->repo, s->tracking_notes,
 					      tip, 1, log.ptr)) < 0) {
-		rc = error_git(&s->ctx->err, rc, "cannot update '%s'",
+		if (rc != GIT_ELOCKED) {
+			rc = error_git(&s->ctx->err, rc, "cannot update '%s'",
+				       s->tracking_notes);
+			goto out;
+		}
+		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
+			       "cannot update '%s': another process holds "
+			       "its lock",
 			       s->tracking_notes);
+		error_hint(&s->ctx->err,
+			   "the push is done; if no other git is running, "
+			   "remove a stale '%s' and sync again",
+			   s->locks[0]);
 		goto out;
 	}
 	for (i = 0; i < env->nr; i++) {
@@ -563,7 +586,9 @@ out:
 int sync_run(struct sync_report *out, struct ctx *ctx,
 	     const struct sync_opts *opts)
 {
-	struct syncer s = {ctx, NULL, opts, out, NULL, NULL, NULL};
+	struct syncer s = {ctx, NULL, opts, out, NULL, NULL, NULL, {NULL}};
+	struct ownlock *guard = NULL;
+	char *dir = NULL;
 	struct gitcfg *cfg;
 	struct buf why = BUF_INIT;
 	const char *remote = opts->remote;
@@ -583,6 +608,17 @@ int sync_run(struct sync_report *out, struct ctx *ctx,
 		goto out;
 	s.tracking_notes = xasprintf("refs/notes/remotes/%s/campaign", remote);
 	s.tracking_env = xasprintf("refs/campaign/remotes/%s/env/", remote);
+	/* one sync at a time; the locks a killed one (or its git) left
+	 * on the tracking ref are the next one's to remove */
+	dir = xasprintf("%scampaign", git_repository_commondir(s.repo));
+	s.locks[0] = xasprintf("%s%s.lock", git_repository_commondir(s.repo),
+			       s.tracking_notes);
+	s.locks[1] =
+		xasprintf("%slogs/%s.lock", git_repository_commondir(s.repo),
+			  s.tracking_notes);
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "sync",
+				  (const char *const *)s.locks, &ctx->err)) < 0)
+		goto out;
 	for (out->attempts = 1;; out->attempts++) {
 		if ((rc = round_trip(&s, &why)) <= 0)
 			break;
@@ -603,6 +639,10 @@ int sync_run(struct sync_report *out, struct ctx *ctx,
 		backoff(out->attempts - 1);
 	}
 out:
+	ownlock_release(guard);
+	free(dir);
+	free(s.locks[0]);
+	free(s.locks[1]);
 	free(s.tracking_notes);
 	free(s.tracking_env);
 	buf_release(&why);

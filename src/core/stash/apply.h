@@ -4,8 +4,6 @@
 #ifndef GCAMP_STASH_APPLY_H
 #define GCAMP_STASH_APPLY_H
 
-#include <git2.h>
-
 #include "core/base/ctx.h"
 #include "util/buf.h"
 #include "util/strvec.h"
@@ -19,12 +17,6 @@
  * a clean apply only. */
 int stash_apply(struct ctx *ctx, const char *name, int pop,
 		struct strvec *conflicts);
-
-/* 1 when the working file at path (relative to the work tree) is a regular
- * file holding blob id, or with or_start, the start of it: what a command
- * killed while writing that file leaves. */
-int stash_path_holds(git_repository *repo, const char *path, const git_oid *id,
-		     int or_start);
 
 /* The changes stash NAME holds against the commit it was made on: a
  * diffstat, or with patch the whole patch; then its untracked files, one

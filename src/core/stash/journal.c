@@ -1,11 +1,12 @@
 /* The stash journals (see journal.h): a few lines of text, written to a
  * temporary file, synced and renamed into place, so that a reader sees the
- * whole journal or none. */
+ * whole journal or none; and the check of what a killed write left. */
 #include "core/stash/journal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -89,4 +90,60 @@ int stash_journal_write(const char *path, const struct stash_journal *j)
 	}
 	free(tmp);
 	return 0;
+}
+
+/* 1 when the working file at path holds blob id already (a regular file
+ * of that content), as an apply that was killed half way leaves it */
+static int holds_all(git_repository *repo, const char *path, const git_oid *id)
+{
+	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
+	struct stat st;
+	git_oid got;
+	int same = !lstat(full, &st) && S_ISREG(st.st_mode) &&
+		   !git_odb_hashfile(&got, full, GIT_OBJECT_BLOB) &&
+		   git_oid_equal(&got, id);
+
+	free(full);
+	return same;
+}
+
+/* 1 when the working file at path holds the start of blob id: what an
+ * apply killed while writing that file leaves (truncated, part written) */
+static int holds_start_of(git_repository *repo, const char *path,
+			  const git_oid *id)
+{
+	char *full = xasprintf("%s%s", git_repository_workdir(repo), path);
+	git_blob *blob = NULL;
+	struct stat st;
+	FILE *f = NULL;
+	char chunk[8192];
+	size_t n, off = 0, size;
+	const char *want;
+	int same = 0;
+
+	if (lstat(full, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    git_blob_lookup(&blob, repo, id) < 0)
+		goto out;
+	size = (size_t)git_blob_rawsize(blob);
+	want = git_blob_rawcontent(blob);
+	if ((size_t)st.st_size > size || !(f = fopen(full, "rb")))
+		goto out;
+	same = 1;
+	while (same && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		same = off + n <= size && !memcmp(chunk, want + off, n);
+		off += n;
+	}
+out:
+	if (f)
+		fclose(f);
+	git_blob_free(blob);
+	free(full);
+	return same;
+}
+
+int stash_path_holds(git_repository *repo, const char *path, const git_oid *id,
+		     int or_start)
+{
+	return holds_all(repo, path, id) ||
+	       (or_start && holds_start_of(repo, path, id));
 }

@@ -5,6 +5,8 @@
 #ifndef GCAMP_STASH_JOURNAL_H
 #define GCAMP_STASH_JOURNAL_H
 
+#include <git2.h>
+
 /* The journal files, in the work tree's git folder */
 #define STASH_JOURNAL_SAVE "campaign-stash-save"
 #define STASH_JOURNAL_APPLY "campaign-stash-apply"
@@ -27,6 +29,12 @@ int stash_journal_read(struct stash_journal *out, const char *path);
 /* Writes j to path, synced to the disk, in one rename: 0, or -1 with errno
  * set. */
 int stash_journal_write(const char *path, const struct stash_journal *j);
+
+/* 1 when the working file at path (relative to the work tree) is a regular
+ * file holding blob id, or with or_start, the start of it: what a command
+ * killed while writing that file leaves. */
+int stash_path_holds(git_repository *repo, const char *path, const git_oid *id,
+		     int or_start);
 
 void stash_journal_release(struct stash_journal *j);
 

@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/stash/apply.h"
 #include "core/stash/journal.h"
 #include "io/ownlock.h"
 #include "io/repo.h"
