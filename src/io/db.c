@@ -19,6 +19,7 @@ struct db {
 	char *path;
 	char *backup; /* the copy kept before a migration, or NULL */
 	int backup_version;
+	int readonly; /* opened read-only: its folder or file is not writable */
 };
 
 /* how long a statement waits for another process's write to finish */
@@ -303,8 +304,13 @@ int error_sqlite(struct error *err, struct db *db, int rc, const char *fmt, ...)
 	case SQLITE_READONLY:
 	case SQLITE_CANTOPEN:
 	case SQLITE_PERM:
-		return error_set(err, GCAMP_EDB,
-				 "cannot write database '%s': %s", path, msg);
+		error_set(err, GCAMP_EDB, "cannot write database '%s': %s",
+			  path, msg);
+		if (db && db->readonly)
+			error_hint(err, "its folder is read-only here: reading "
+					"commands work, writing ones need it "
+					"writable; nothing was changed");
+		return GCAMP_EDB;
 	default:
 		return error_set(err, GCAMP_EDB, "%s: %s", what, msg);
 	}
@@ -643,6 +649,72 @@ const char *db_backup(struct db *db, int *version)
 	return db->backup;
 }
 
+/* 1 when the database at path (which exists) cannot be written here: the
+ * file or its folder (where the -wal and -shm files go) is read-only */
+static int not_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ro;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	ro = access(path, W_OK) < 0 ||
+	     access(slash ? dir : ".", W_OK | X_OK) < 0;
+	free(dir);
+	return ro;
+}
+
+/* "file:PATH?QUERY" with PATH %-escaped as an sqlite URI wants it */
+static char *file_uri(const char *path, const char *query)
+{
+	struct buf uri = BUF_INIT;
+	const char *p;
+
+	buf_puts(&uri, "file:");
+	for (p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/._-~", c))
+			buf_putc(&uri, (char)c);
+		else
+			buf_addf(&uri, "%%%02X", c);
+	}
+	buf_addf(&uri, "?%s", query);
+	return buf_detach(&uri);
+}
+
+/*
+ * Opens a database that cannot be written here read-only, for the readers
+ * (status, resume, measure log, hypo list) on a read-only .git/campaign:
+ * mode=ro reads the -wal when its -shm is there; without them (the last
+ * writer checkpointed and removed them) immutable=1 reads the file alone.
+ */
+static int open_readonly(struct db *db, const char *path)
+{
+	static const char *const queries[] = {"mode=ro", "mode=ro&immutable=1"};
+	int tables, app, version, rc = SQLITE_CANTOPEN;
+	struct error probe = ERROR_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(queries) / sizeof(*queries); i++) {
+		char *uri = file_uri(path, queries[i]);
+
+		rc = sqlite3_open_v2(uri, &db->h,
+				     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+					     SQLITE_OPEN_NOMUTEX,
+				     NULL);
+		free(uri);
+		if (rc == SQLITE_OK &&
+		    read_header(db, &tables, &app, &version, &probe) == 0)
+			return SQLITE_OK;
+		error_clear(&probe);
+		sqlite3_close_v2(db->h);
+		db->h = NULL;
+	}
+	return rc == SQLITE_OK ? SQLITE_CANTOPEN : rc;
+}
+
 int db_open(struct db **out, const char *path, int flags, struct error *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -667,7 +739,9 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 	if (!exists)
 		oflags |= SQLITE_OPEN_CREATE;
 	configure_sqlite();
-	rc = sqlite3_open_v2(path, &db->h, oflags, NULL);
+	db->readonly = !memory && exists && !empty && not_writable(path);
+	rc = db->readonly ? open_readonly(db, path)
+			  : sqlite3_open_v2(path, &db->h, oflags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = error_sqlite(err, db, rc, "cannot open database '%s'",
 				  path);
@@ -689,6 +763,15 @@ int db_open(struct db **out, const char *path, int flags, struct error *err)
 	}
 	if (version > db_schema_version()) {
 		rc = refuse_newer(db, version, err);
+		goto fail;
+	}
+	if (db->readonly && version < db_schema_version()) {
+		rc = error_set(err, GCAMP_EDB,
+			       "database '%s' needs an upgrade, but it is "
+			       "read-only here",
+			       path);
+		error_hint(err, "run the command where its folder is writable "
+				"first; nothing was changed");
 		goto fail;
 	}
 	if ((rc = db_exec(
