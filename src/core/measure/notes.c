@@ -52,6 +52,39 @@ int notes_tip(git_oid *out, int *exists, git_repository *repo,
 	return 0;
 }
 
+int notes_check_tree(const git_tree *tree, const git_oid *commit,
+		     struct error *err)
+{
+	size_t i, n = git_tree_entrycount(tree), len;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	for (i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+
+		len = strlen(name);
+		/* a note is named by the id of what it notes, or by the
+		 * rest of it under fan-out folders of two digits */
+		if (is_hex_name(name) &&
+		    (git_tree_entry_type(e) == GIT_OBJECT_TREE
+			     ? len == 2
+			     : git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+				       len % 2 == 0 && len > 2 && len <= HEXSZ))
+			continue;
+		git_oid_tostr(hex, 13, commit);
+		error_set(
+			err, GCAMP_EFATAL,
+			"commit %s is not a notes commit: its tree holds '%s'",
+			hex, name);
+		error_hint(err,
+			   "nothing was written; 'git reflog %s' shows where "
+			   "the ref was, 'git update-ref %s ID' puts it back",
+			   MEASURE_NOTES_REF, MEASURE_NOTES_REF);
+		return GCAMP_EFATAL;
+	}
+	return 0;
+}
+
 int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
 		      struct error *err)
 {
@@ -63,6 +96,10 @@ int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
 	    (rc = git_commit_tree(out, c)) < 0)
 		rc = error_git(err, rc, "cannot read notes commit '%s'",
 			       git_oid_tostr_s(id));
+	else if ((rc = notes_check_tree(*out, id, err)) < 0) {
+		git_tree_free(*out);
+		*out = NULL;
+	}
 	git_commit_free(c);
 	return rc;
 }

@@ -18,6 +18,13 @@ int notes_is_hex40(const char *s, size_t len);
 int notes_tip(git_oid *out, int *exists, git_repository *repo,
 	      struct error *err);
 
+/* 0 when tree (the tree of notes commit commit) is shaped as a notes tree:
+ * blobs named by hex ids (or their rest under fan-out folders of two hex
+ * digits) and those folders; else GCAMP_EFATAL naming the first other
+ * entry, with the hint that puts the ref back. */
+int notes_check_tree(const git_tree *tree, const git_oid *commit,
+		     struct error *err);
+
 /* The tree of notes commit id; the caller frees *out. */
 int notes_commit_tree(git_tree **out, git_repository *repo, const git_oid *id,
 		      struct error *err);

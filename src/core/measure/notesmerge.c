@@ -1,6 +1,8 @@
 /* The cat_sort_uniq notes merge: git's semantics, written with libgit2. */
 #include "core/measure/notesmerge.h"
 
+#include "core/measure/notes.h"
+
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <stdlib.h>
@@ -287,8 +289,14 @@ static int load_notes(struct notes *out, git_repository *repo,
 	if (!commit_id)
 		return 0;
 	if ((rc = git_commit_lookup(&commit, repo, commit_id)) < 0 ||
-	    (rc = git_commit_tree(&tree, commit)) < 0 ||
-	    (rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect, &w)) < 0) {
+	    (rc = git_commit_tree(&tree, commit)) < 0) {
+		rc = error_git(err, rc, "cannot read notes commit '%s'",
+			       git_oid_tostr(hex, sizeof(hex), commit_id));
+		goto out;
+	}
+	if ((rc = notes_check_tree(tree, commit_id, err)) < 0)
+		goto out;
+	if ((rc = git_tree_walk(tree, GIT_TREEWALK_PRE, collect, &w)) < 0) {
 		rc = error_git(err, rc, "cannot read notes commit '%s'",
 			       git_oid_tostr(hex, sizeof(hex), commit_id));
 		goto out;
