@@ -13,6 +13,7 @@
 #include "core/records/journal.h"
 #include "core/stash/reinstate.h"
 #include "core/stash/stash.h"
+#include "io/ownlock.h"
 #include "io/proc.h"
 #include "io/repo.h"
 #include "util/xalloc.h"
@@ -24,13 +25,69 @@ static int git_cmd(struct ctx *ctx, const char *const *argv)
 	int rc = proc_run(&r, argv, NULL, &ctx->err);
 
 	if (!rc && r.status) {
-		proc_last_line(&last, r.err.ptr);
+		const char *fatal = strstr(r.err.ptr, "fatal: ");
+
+		/* git's first fatal line names what failed (a lock's path);
+		 * its advice comes after it */
+		if (fatal && (fatal == r.err.ptr || fatal[-1] == '\n'))
+			buf_add(&last, fatal + 7, strcspn(fatal + 7, "\n"));
+		else
+			proc_last_line(&last, r.err.ptr);
 		rc = error_set(&ctx->err, GCAMP_EFATAL,
 			       "'git %s %s' failed: %s", argv[1], argv[2],
 			       last.ptr);
 	}
 	buf_release(&last);
 	proc_result_release(&r);
+	return rc;
+}
+
+/* The admin folder git keeps for the worktree at dir (its .git file's
+ * "gitdir: PATH"), or NULL */
+static char *admin_dir(const char *dir)
+{
+	char *dotgit = xasprintf("%s/.git", dir), line[4096];
+	FILE *f = fopen(dotgit, "r");
+	char *out = NULL;
+
+	free(dotgit);
+	if (!f)
+		return NULL;
+	if (fgets(line, sizeof(line), f) && !strncmp(line, "gitdir: ", 8)) {
+		line[strcspn(line, "\n")] = '\0';
+		out = xstrdup(line + 8);
+	}
+	fclose(f);
+	return out;
+}
+
+/* Runs the checkout co in A's kept worktree at dir under a guard of ours:
+ * only our runs write that worktree, so with the guard held, a lock file
+ * of it that stays is a killed run's and is removed */
+static int checkout_kept(struct ctx *ctx, git_repository *repo, const char *dir,
+			 const char *const *co)
+{
+	char *admin = admin_dir(dir), *guard_dir, *locks[3] = {NULL};
+	struct ownlock *guard = NULL;
+	int rc;
+
+	guard_dir = xasprintf("%scampaign", git_repository_commondir(repo));
+	if (admin) {
+		locks[0] = xasprintf("%s/index.lock", admin);
+		locks[1] = xasprintf("%s/HEAD.lock", admin);
+	}
+	if ((rc = ownlock_acquire(&guard, NULL, guard_dir, "ab-worktree",
+				  (const char *const *)locks, &ctx->err)) < 0)
+		goto out;
+	if (admin)
+		ownlock_clear_stale((const char *const *)locks);
+	rc = git_cmd(ctx, co);
+	ownlock_release(guard);
+out:
+	free(locks[0]);
+	free(locks[1]);
+	free(admin);
+	free(guard_dir);
 	return rc;
 }
 
@@ -70,7 +127,7 @@ static int prepare_worktree(struct schedule *s, git_repository *repo,
 		const char *co[] = {"git",	"-C", dir, "checkout",
 				    "--detach", "-q", hex, NULL};
 
-		if ((rc = git_cmd(ctx, co)) < 0)
+		if ((rc = checkout_kept(ctx, repo, dir, co)) < 0)
 			goto out;
 	}
 	if ((rc = git_commit_lookup(&c, repo, commit)) < 0) {
