@@ -1,9 +1,12 @@
 /* Configuration reads with command-line overrides, and writes. */
 #include "io/gitcfg.h"
 
+#include "io/ownlock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #include "io/gitcfg_parse.h"
@@ -153,10 +156,21 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 {
 	git_config *local = NULL;
 	struct buf exact = BUF_INIT;
+	struct ownlock *guard = NULL;
 	char *k = normalized(key);
 	char *path = xasprintf("%s/config", c->lite->common_dir);
+	char *dir = xasprintf("%s/campaign", c->lite->common_dir);
+	char *lock = xasprintf("%s.lock", path);
+	const char *guarded[2] = {lock, NULL};
+	struct stat st;
 	int rc;
 
+	/* in a campaign, our writes take a guard, so that the config.lock a
+	 * killed one left is the next one's to remove (io/ownlock.h) */
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode) &&
+	    (rc = ownlock_acquire(&guard, NULL, dir, "config", guarded, err)) <
+		    0)
+		goto out;
 	repo_lib_init();
 	rc = git_config_open_ondisk(&local, path);
 	if (rc < 0) {
@@ -191,7 +205,10 @@ static int write_local(struct gitcfg *c, const char *key, const char *value,
 		rc = read_with_includes(c, err);
 out:
 	git_config_free(local);
+	ownlock_release(guard);
 	buf_release(&exact);
+	free(lock);
+	free(dir);
 	free(path);
 	free(k);
 	return rc;
