@@ -13,7 +13,9 @@
 #   -t TIMED   random timed kills per scenario (default 30)
 #   -v         print each failure's state
 # Scenarios: stash-save stash-pop stash-apply measure-add measure-batch
-# measure-import sync (default: all). BIN_DIR names the build folder.
+# measure-import sync ab-stash ab-worktree restack submit init (default:
+# all; submit runs against tests/fakehub on 127.0.0.1). BIN_DIR names the
+# build folder.
 # Exit 0 when every try survived, 1 otherwise, 2 when strace is missing.
 #
 # Survived means, after the kill and after what a user does next (the
@@ -37,7 +39,7 @@ while getopts f:k:n:t:s:v o; do
 	esac
 done
 shift $((OPTIND - 1))
-SCENARIOS=${*:-stash-save stash-pop stash-apply measure-add measure-batch measure-import sync}
+SCENARIOS=${*:-stash-save stash-pop stash-apply measure-add measure-batch measure-import sync ab-stash ab-worktree restack submit init}
 RANDOM=$SEED
 
 : "${BIN_DIR:?BIN_DIR must name the build folder}"
@@ -52,7 +54,7 @@ command -v sqlite3 >/dev/null || {
 }
 
 TOP=$(mktemp -d "${TMPDIR:-/tmp}/gcamp-crash.XXXXXX")
-trap 'rm -rf "$TOP"' EXIT
+trap '[ -n "${FAKEHUB_PID:-}" ] && kill "$FAKEHUB_PID" 2>/dev/null; rm -rf "$TOP"' EXIT
 export HOME=$TOP/home GIT_CONFIG_NOSYSTEM=1 TZ=UTC LANG=C LC_ALL=C
 export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com
 export GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com
@@ -122,6 +124,48 @@ prepare() {
 		cp "$SRC_DIR/tests/fixtures/hyperfine/scan-parameter.json" "$w/h.json"
 		CMD=(git campaign measure import ../h.json)
 		;;
+	ab-stash | ab-worktree)
+		new_repo "$w/r"
+		(cd "$w/r" &&
+			printf '#!/bin/sh\necho "time: $((1000 + $1))"\n' >prog.in &&
+			printf 'cp prog.in prog && chmod +x prog\n' >build.sh &&
+			printf 'prog\n' >.gitignore && files . 20 >/dev/null &&
+			git add . && git commit -qm prog &&
+			sed -i 's/1000/900/' prog.in && change .)
+		CMD=(git campaign ab --mode "${1#ab-}" --build 'sh build.sh'
+			--run './prog 100' --metric 're:time: ([0-9]+);unit=us' -n 2)
+		;;
+	restack)
+		new_repo "$w/r"
+		(cd "$w/r" && git checkout -q develop &&
+			for b in s1 s2 s3 s4; do
+				git campaign stack new "$b" >/dev/null &&
+					echo "$b" >>"${b#s}x" && git add . &&
+					git commit -qm "$b" || exit 1
+			done &&
+			git checkout -q s2 && echo amended >>2x &&
+			git commit -qa --amend -m 's2 amended')
+		CMD=(git campaign stack restack --all)
+		;;
+	submit)
+		git init -q --bare "$w/remote.git"
+		new_repo "$w/r"
+		(cd "$w/r" && git remote add origin ../remote.git &&
+			git push -q origin develop &&
+			git config campaign.forge o/r && git checkout -q develop &&
+			for b in s1 s2 s3; do
+				git campaign stack new "$b" >/dev/null &&
+					echo "$b" >>"${b#s}x" && git add . &&
+					git commit -qm "$b" || exit 1
+			done)
+		CMD=(git campaign stack submit)
+		;;
+	init)
+		git init -q "$w/r"
+		(cd "$w/r" && git commit -q --allow-empty -m first &&
+			git branch develop)
+		CMD=(git campaign init demo)
+		;;
 	sync)
 		git init -q --bare "$w/remote.git"
 		new_repo "$w/r"
@@ -141,7 +185,11 @@ prepare() {
 # finish: what a user does after the kill; may fail
 finish() {
 	local cmd
-	# first what status says finishes an unfinished operation
+	# the bare remote's receive-pack runs under strace too and stands for
+	# the server: a lock a kill leaves there is the server's to clean (as
+	# GitHub does), not ours
+	case $1 in sync | submit) find ../remote.git -name '*.lock' -delete 2>/dev/null ;; esac
+	# then what status says finishes an unfinished operation
 	cmd=$(git campaign status 2>/dev/null | sed -n 's/^ *finish it: //p' | head -1)
 	case $cmd in
 	"git campaign "*) $cmd >/dev/null 2>&1 ;;
@@ -153,8 +201,46 @@ finish() {
 		fi
 		;;
 	sync) git campaign sync >/dev/null 2>&1 ;;
+	submit) fakehub_ok || git campaign stack submit >/dev/null 2>&1 ;;
+	init) git campaign status >/dev/null 2>&1 ||
+		git campaign init demo >/dev/null 2>&1 ;;
 	esac
 	return 0
+}
+
+# --- the fake GitHub, for submit ------------------------------------------
+
+FAKEHUB_PID=
+start_fakehub() {
+	[ -n "$FAKEHUB_PID" ] && return 0
+	python3 "$SRC_DIR/tests/fakehub/fakehub.py" --port-file "$TOP/port" \
+		--token tok >"$TOP/fakehub.log" 2>&1 &
+	FAKEHUB_PID=$!
+	for _ in $(seq 300); do [ -s "$TOP/port" ] && break; sleep 0.1; done
+	export GIT_CAMPAIGN_API_URL=http://127.0.0.1:$(cat "$TOP/port") GH_TOKEN=tok
+	export GIT_CAMPAIGN_WRITE_GAP_MS=0 GIT_CAMPAIGN_BACKOFF_MS=10
+	export GIT_CAMPAIGN_SECONDARY_WAIT=1 GIT_TERMINAL_PROMPT=0
+}
+
+fh_post() {
+	curl -s -d "$2" "$GIT_CAMPAIGN_API_URL/__fake/$1" >/dev/null
+}
+
+# the fake's open PRs, "head base" a line, sorted
+fakehub_prs() {
+	curl -s "$GIT_CAMPAIGN_API_URL/__fake/state?repo=o/r" |
+		jq -r '.pulls[] | select(.state == "open") | "\(.head.ref) \(.base.ref)"' | sort
+}
+
+# 0 when the fake holds exactly the PRs of the uninterrupted run
+fakehub_ok() {
+	[ "$(fakehub_prs)" = "$(cat "$NEW/prs" 2>/dev/null)" ]
+}
+
+# a fresh fake repository before each try of submit
+fakehub_fresh() {
+	fh_post reset '{}'
+	fh_post seed '{"repo":"o/r"}'
 }
 
 # --- state ---------------------------------------------------------------
@@ -238,6 +324,19 @@ check() {
 			why+="the next stash save fails: $(head -1 "$TOP/next.err"); "
 		;;
 	esac
+	case $2 in
+	restack)
+		git for-each-ref --format='%(objectname) %(refname)' refs/heads >"$TOP/now-heads"
+		grep ' refs/heads/' "$old/refs" | cmp -s - "$TOP/now-heads" ||
+			grep ' refs/heads/' "$NEW/refs" | cmp -s - "$TOP/now-heads" ||
+			why+="branches neither all old nor all new; "
+		;;
+	submit)
+		fakehub_ok || why+="PRs on the forge: $(fakehub_prs | tr '\n' ';') not the stack's; "
+		;;
+	esac
+	git campaign status 2>/dev/null | grep -q '^unfinished none' ||
+		why+="status names an unfinished operation; "
 	find .git -name '*.lock' | grep -q . && why+="lock left: $(find .git -name '*.lock' | head -1); "
 	[ -z "$why" ] && return 0
 	FAILURE=$why
@@ -252,6 +351,7 @@ try() {
 	rm -rf "$dir"
 	cp -a "$TOP/$scen/world" "$dir"
 	cd "$dir/r" || return 1
+	[ "$scen" = submit ] && fakehub_fresh
 	local old=$TOP/$scen/old
 	case $how in
 	timed:*)
@@ -281,6 +381,13 @@ FAILED=0
 printf '%-16s %-8s %6s %9s\n' command kill tries survived
 for scen in $SCENARIOS; do
 	CMD=()
+	if [ "$scen" = submit ]; then
+		command -v jq >/dev/null && command -v curl >/dev/null || {
+			echo "crash: submit needs jq and curl" >&2
+			continue
+		}
+		start_fakehub
+	fi
 	prepare "$scen"
 	# the facts before, and after an uninterrupted run
 	(cd "$TOP/$scen/world/r" && snapshot "$TOP/$scen/old")
@@ -288,7 +395,9 @@ for scen in $SCENARIOS; do
 	cp -a "$TOP/$scen/world" "$TOP/$scen/ref"
 	NEW=$TOP/$scen/new
 	start=$(date +%s%N)
-	(cd "$TOP/$scen/ref/r" && "${CMD[@]}" >/dev/null 2>&1 && snapshot "$NEW") || {
+	[ "$scen" = submit ] && fakehub_fresh
+	(cd "$TOP/$scen/ref/r" && "${CMD[@]}" >/dev/null 2>&1 && snapshot "$NEW" &&
+		{ [ "$scen" != submit ] || fakehub_prs >"$NEW/prs"; }) || {
 		echo "crash: $scen: the uninterrupted run fails" >&2
 		FAILED=1
 		continue
@@ -298,6 +407,7 @@ for scen in $SCENARIOS; do
 		# counted on a fresh copy of the world, as each try runs
 		rm -rf "$TOP/$scen/count"
 		cp -a "$TOP/$scen/world" "$TOP/$scen/count"
+		[ "$scen" = submit ] && fakehub_fresh
 		(cd "$TOP/$scen/count/r" && strace -f -qq -o "$TOP/trace" \
 			-e trace="$kind" "${CMD[@]}" >/dev/null 2>&1)
 		total=$(grep -c "$kind(" "$TOP/trace")
