@@ -2,9 +2,7 @@
 # The crash-point harness (tests/crash/crash.sh) on a bounded sample: each
 # command killed at a few of its rename and write calls and at a random
 # instant survives (see crash.sh for what surviving means). `make crash`
-# runs every kill point. stash save and sync are run there only: a kill at
-# their rename calls still leaves git's own reflog, index and fetch locks
-# behind (REL-14, REL-15).
+# runs every kill point.
 
 load helper
 
@@ -18,6 +16,26 @@ crash() {
 		-s 1 -v "$1"
 	echo "$output" >&3
 	assert_success
+}
+
+@test "stash save survives kills at its rename and write calls and at a random instant" {
+	crash stash-save
+}
+
+@test "sync survives kills at its rename and write calls and at a random instant" {
+	crash sync
+}
+
+@test "stack restack survives kills at its rename and write calls and at a random instant" {
+	crash restack
+}
+
+@test "init survives kills at its rename and write calls and at a random instant" {
+	crash init
+}
+
+@test "ab in stash mode survives kills at its rename and write calls and at a random instant" {
+	crash ab-stash
 }
 
 @test "stash pop survives kills at its rename and write calls and at a random instant" {
