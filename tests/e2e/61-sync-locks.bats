@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # sync and the locks a killed one leaves (REL-15): a lock on the tracking
-# notes ref left by a killed sync or its git fetch is removed by the next
+# notes or env refs left by a killed sync or its git fetch is removed by the next
 # sync, which then works; a lock held by someone else is named, never
 # broken.
 
@@ -20,9 +20,13 @@ setup() {
 	LOCK=.git/refs/notes/remotes/origin/campaign.lock
 }
 
-@test "a tracking-ref lock left by a sync whose git fetch was killed is removed, and sync works" {
+@test "the tracking-ref locks left by a sync whose git fetch was killed are removed, and sync works" {
 	local total n
 	command -v strace >/dev/null || skip "strace is missing (Debian package strace)"
+	# as a clone that never synced: the fetch writes every tracking ref
+	git for-each-ref --format='%(refname)' refs/campaign/remotes refs/notes/remotes |
+		while read -r ref; do git update-ref -d "$ref"; done
+	remote_before=$(git -C ../remote.git rev-parse refs/notes/campaign)
 	cd "$WORLD"
 	cp -a r count
 	(cd count && strace -f -qq -o "$WORLD/trace" -e trace=rename \
@@ -38,11 +42,12 @@ setup() {
 		run --separate-stderr git campaign sync
 		assert_clean
 		[ ! -e "$LOCK" ] || fail "rename $n: the lock is left"
+		[ -z "$(find .git -name '*.lock')" ] ||
+			fail "rename $n: $(find .git -name '*.lock')"
 		[ "$(git rev-parse refs/notes/campaign)" = \
 			"$(git -C ../remote.git rev-parse refs/notes/campaign)" ] ||
 			fail "rename $n: the remote lacks our notes"
-		git -C "$WORLD/remote.git" update-ref refs/notes/campaign \
-			"$(git -C "$WORLD/r" rev-parse refs/notes/remotes/origin/campaign)"
+		git -C "$WORLD/remote.git" update-ref refs/notes/campaign "$remote_before"
 	done
 }
 

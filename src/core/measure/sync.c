@@ -3,6 +3,7 @@
  * libgit2 for everything else. */
 #include "core/measure/sync.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct syncer {
 	char *tracking_notes; /* refs/notes/remotes/REMOTE/campaign */
 	char *tracking_env;   /* refs/campaign/remotes/REMOTE/env/ */
 	char *locks[3];	      /* the tracking notes ref's and reflog's .lock */
+	struct strvec all_locks; /* those, then the env tracking refs' */
 };
 
 void sync_report_release(struct sync_report *r)
@@ -166,6 +168,30 @@ static int fetch_once(struct proc_result *res, struct syncer *s, int with_notes)
 	return rc;
 }
 
+/* The .lock files a killed fetch may leave: the tracking notes ref's and
+ * its reflog's, and those in the env tracking folder, NULL-terminated */
+static const char *const *tracking_locks(struct syncer *s)
+{
+	char *dir = xasprintf("%s%s", git_repository_commondir(s->repo),
+			      s->tracking_env);
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t n;
+
+	strvec_clear(&s->all_locks);
+	strvec_push(&s->all_locks, s->locks[0]);
+	strvec_push(&s->all_locks, s->locks[1]);
+	while (d && (e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".lock"))
+			strvec_pushf(&s->all_locks, "%s%s", dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return (const char *const *)s->all_locks.v;
+}
+
 /* Step 1. A remote without the notes ref fails git's exact refspec; then
  * ls-remote tells a first sync from an unreachable remote. */
 static int fetch(struct syncer *s)
@@ -188,7 +214,7 @@ static int fetch(struct syncer *s)
 	/* a fetch killed while it held the tracking ref's lock left it:
 	 * the fetch was ours, so is the lock */
 	if (res.signaled)
-		ownlock_clear_stale((const char *const *)s->locks);
+		ownlock_clear_stale(tracking_locks(s));
 	if (res.status) {
 		sync_git_reason(&why, res.err.ptr);
 		rc = error_set(&s->ctx->err, GCAMP_EFATAL,
@@ -586,7 +612,8 @@ out:
 int sync_run(struct sync_report *out, struct ctx *ctx,
 	     const struct sync_opts *opts)
 {
-	struct syncer s = {ctx, NULL, opts, out, NULL, NULL, NULL, {NULL}};
+	struct syncer s = {ctx,	 NULL, opts,   out,	   NULL,
+			   NULL, NULL, {NULL}, STRVEC_INIT};
 	struct ownlock *guard = NULL;
 	char *dir = NULL;
 	struct gitcfg *cfg;
@@ -616,8 +643,8 @@ int sync_run(struct sync_report *out, struct ctx *ctx,
 	s.locks[1] =
 		xasprintf("%slogs/%s.lock", git_repository_commondir(s.repo),
 			  s.tracking_notes);
-	if ((rc = ownlock_acquire(&guard, NULL, dir, "sync",
-				  (const char *const *)s.locks, &ctx->err)) < 0)
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "sync", tracking_locks(&s),
+				  &ctx->err)) < 0)
 		goto out;
 	for (out->attempts = 1;; out->attempts++) {
 		if ((rc = round_trip(&s, &why)) <= 0)
@@ -643,6 +670,7 @@ out:
 	free(dir);
 	free(s.locks[0]);
 	free(s.locks[1]);
+	strvec_clear(&s.all_locks);
 	free(s.tracking_notes);
 	free(s.tracking_env);
 	buf_release(&why);
