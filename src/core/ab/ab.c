@@ -3,11 +3,16 @@
  * (judge.c) and keeps the result. */
 #include "core/ab/ab.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "core/ab/modes.h"
 #include "core/ab/notes.h"
@@ -358,6 +363,39 @@ out:
 	return rc;
 }
 
+/* "2026-11-29T12:00:00Z" as seconds since the epoch; 0 when not that */
+static long long iso_epoch(const char *iso)
+{
+	int y, mo, d, h, mi, sec;
+
+	if (!iso ||
+	    sscanf(iso, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6)
+		return 0;
+	return clock_days_from_civil(y, mo, d) * 86400 + h * 3600LL +
+	       mi * 60LL + sec;
+}
+
+/* The index's .lock an A/B killed while it wrote the index left: made
+ * since it began, by a process that is gone, it is removed */
+static void drop_stale_index_lock(struct ctx *ctx, const struct journal_op *op)
+{
+	git_repository *repo;
+	struct stat st;
+	char *lock;
+
+	if (op->pid > 0 && (kill((pid_t)op->pid, 0) == 0 || errno != ESRCH))
+		return;
+	if (ctx_repo(&repo, ctx, 1) < 0) {
+		error_clear(&ctx->err);
+		return;
+	}
+	lock = xasprintf("%sindex.lock", git_repository_path(repo));
+	if (!lstat(lock, &st) && S_ISREG(st.st_mode) &&
+	    (long long)st.st_mtime + 1 >= iso_epoch(op->started_at))
+		unlink(lock);
+	free(lock);
+}
+
 int ab_abort(long long *out_id, struct ctx *ctx)
 {
 	struct journal_op *ops = NULL;
@@ -380,6 +418,7 @@ int ab_abort(long long *out_id, struct ctx *ctx)
 		goto out;
 	}
 	*out_id = ops[i].id;
+	drop_stale_index_lock(ctx, &ops[i]);
 	name = ab_stash_name(ops[i].id);
 	if (!stash_lookup(&info, ctx, name)) {
 		stash_info_release(&info);

@@ -10,6 +10,7 @@
 #include "core/records/testrun.h"
 #include "io/hostinfo.h"
 #include "io/gitlite.h"
+#include "io/ownlock.h"
 #include "io/repo.h"
 #include "util/buf.h"
 #include "util/clock.h"
@@ -278,6 +279,9 @@ static int store_ref(git_repository *repo, const struct fingerprint *fp,
 	cJSON *j = fingerprint_to_json(fp);
 	char *text = cJSON_Print(j);
 	git_reference *ref = NULL;
+	struct ownlock *guard = NULL;
+	char *dir = NULL, *lock = NULL;
+	const char *guarded[2] = {NULL, NULL};
 	git_oid oid, seen;
 	int rc, tries;
 
@@ -290,6 +294,13 @@ static int store_ref(git_repository *repo, const struct fingerprint *fp,
 		rc = error_git(err, rc, "cannot write fingerprint %s", fp->id);
 		goto out;
 	}
+	/* under a guard, the .lock a killed run of ours left is removed */
+	dir = xasprintf("%scampaign", git_repository_commondir(repo));
+	guarded[0] = lock =
+		xasprintf("%s%s.lock", git_repository_commondir(repo), name);
+	if ((rc = ownlock_acquire(&guard, NULL, dir, "env-ref", guarded, err)) <
+	    0)
+		goto out;
 	/* Another process recording the same machine holds the ref's lock
 	 * for a moment: wait for its record (the first stays) rather than
 	 * fail the measurement. */
@@ -309,6 +320,9 @@ static int store_ref(git_repository *repo, const struct fingerprint *fp,
 	else if (rc < 0)
 		rc = error_git(err, rc, "cannot create '%s'", name);
 out:
+	ownlock_release(guard);
+	free(dir);
+	free(lock);
 	git_reference_free(ref);
 	cJSON_free(text);
 	cJSON_Delete(j);

@@ -384,6 +384,37 @@ static int names(git_repository *repo, const char *name, const char *hex)
 	return !strcmp(got, hex);
 }
 
+/* Takes the guard of stash saves: one at a time, and the locks a killed
+ * one left (on the refs of refname or of the stash the journal names, or
+ * on the index) are ours to remove */
+static int save_guard(struct ownlock **out, struct ctx *ctx,
+		      git_repository *repo, const char *refname,
+		      const char *journal)
+{
+	const char *common = git_repository_commondir(repo);
+	char *dir = xasprintf("%scampaign", common);
+	char *locks[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+	struct stash_journal j;
+	int rc, i;
+
+	locks[0] = xasprintf("%s%s.lock", common, refname);
+	locks[1] = xasprintf("%slogs/%s.lock", common, refname);
+	locks[2] = xasprintf("%sindex.lock", git_repository_path(repo));
+	if (!stash_journal_read(&j, journal) && *j.name) {
+		locks[3] = xasprintf("%s%s%s.lock", common, STASH_REF_PREFIX,
+				     j.name);
+		locks[4] = xasprintf("%slogs/%s%s.lock", common,
+				     STASH_REF_PREFIX, j.name);
+	}
+	stash_journal_release(&j);
+	rc = ownlock_acquire(out, NULL, dir, "stash-save",
+			     (const char *const *)locks, &ctx->err);
+	for (i = 0; i < 5; i++)
+		free(locks[i]);
+	free(dir);
+	return rc;
+}
+
 /* Finishes the save journal j names: the stash exists, the reset was cut
  * off. Refuses (nothing written) when a path holds a change made since. */
 static int finish_save(git_oid *out, struct ctx *ctx, git_repository *repo,
@@ -487,7 +518,8 @@ int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 	git_index *index = NULL;
 	git_checkout_options co;
 	struct strvec changed = STRVEC_INIT;
-	char *journal = NULL;
+	struct ownlock *guard = NULL;
+	char *journal = NULL, *refname = NULL;
 	git_oid id, target_id;
 	int rc;
 
@@ -498,6 +530,10 @@ int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 	journal_path(&journal, repo);
 	if (stash_journal_read(&j, journal) < 0 || strcmp(j.name, name) ||
 	    !j.target[0] || !names(repo, j.name, j.id))
+		goto out;
+	/* it undoes the killed save: that save's locks are its to remove */
+	refname = xasprintf("%s%s", STASH_REF_PREFIX, name);
+	if ((rc = save_guard(&guard, ctx, repo, refname, journal)) < 0)
 		goto out;
 	if ((rc = git_oid_fromstr(&id, j.id)) < 0 ||
 	    (rc = git_oid_fromstr(&target_id, j.target)) < 0 ||
@@ -545,6 +581,8 @@ int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 git_fail:
 	rc = error_git(&ctx->err, rc, "cannot put stash '%s' back", name);
 out:
+	ownlock_release(guard);
+	free(refname);
 	strvec_clear(&changed);
 	git_index_free(index);
 	git_tree_free(target);
@@ -573,7 +611,6 @@ int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	struct buf refname = BUF_INIT, text = BUF_INIT;
 	struct stash_journal j;
 	char *branch = NULL, shortid[GIT_OID_HEXSZ + 1], *journal = NULL;
-	char *dir = NULL, *locks[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
 	git_oid i_tree, w_tree, u_tree, i_id, w_id, u_id, target;
 	int rc, changes;
 
@@ -583,25 +620,7 @@ int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 	    (rc = ctx_config(&cfg, ctx)) < 0)
 		goto out;
 	journal_path(&journal, repo);
-	/* one save at a time; the locks a killed one left are ours */
-	dir = xasprintf("%scampaign", git_repository_commondir(repo));
-	locks[0] = xasprintf("%s%s.lock", git_repository_commondir(repo),
-			     refname.ptr);
-	locks[1] = xasprintf("%slogs/%s.lock", git_repository_commondir(repo),
-			     refname.ptr);
-	locks[2] = xasprintf("%sindex.lock", git_repository_path(repo));
-	/* and those of the save a journal names, which may have died */
-	if (!stash_journal_read(&j, journal) && strcmp(j.name, name)) {
-		locks[3] =
-			xasprintf("%s%s%s.lock", git_repository_commondir(repo),
-				  STASH_REF_PREFIX, j.name);
-		locks[4] = xasprintf("%slogs/%s%s.lock",
-				     git_repository_commondir(repo),
-				     STASH_REF_PREFIX, j.name);
-	}
-	stash_journal_release(&j);
-	if ((rc = ownlock_acquire(&guard, NULL, dir, "stash-save",
-				  (const char *const *)locks, &ctx->err)) < 0)
+	if ((rc = save_guard(&guard, ctx, repo, refname.ptr, journal)) < 0)
 		goto out;
 	if (!stash_journal_read(&j, journal)) {
 		if (names(repo, j.name, j.id) && j.target[0]) {
@@ -737,12 +756,6 @@ out:
 	git_signature_free(sig);
 	free(branch);
 	free(journal);
-	free(dir);
-	free(locks[0]);
-	free(locks[1]);
-	free(locks[2]);
-	free(locks[3]);
-	free(locks[4]);
 	buf_release(&refname);
 	buf_release(&text);
 	return rc;

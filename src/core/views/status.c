@@ -327,16 +327,39 @@ static int collect_base_behind(struct status *st, struct ctx *ctx)
 	return 0;
 }
 
+/* Frees what collect_stash_journal filled in op */
+static void stash_op_release(struct journal_op *op)
+{
+	free(op->kind);
+	free(op->summary);
+	free(op->continue_cmd);
+	free(op->abort_cmd);
+	free(op->started_at);
+	memset(op, 0, sizeof(*op));
+}
+
 /* The journal's operations, after the stash journals already gathered */
 static int collect_ops(struct status *st, struct db *db, struct error *err)
 {
 	struct journal_op *ops;
-	size_t n;
-	int rc = journal_unfinished(&ops, &n, db, err);
+	size_t n, i, kept;
+	int rc = journal_unfinished(&ops, &n, db, err), ab = 0;
 
 	if (rc < 0)
 		return rc;
+	for (i = 0; i < n; i++)
+		ab |= !strcmp(ops[i].kind, "ab");
+	/* an A/B's own stash, stopped inside it, is finished by the A/B's
+	 * --continue or --abort: one hint, the A/B's */
+	for (i = kept = 0; i < st->nops; i++) {
+		if (ab && strstr(st->ops[i].continue_cmd, " ab/"))
+			stash_op_release(&st->ops[i]);
+		else
+			st->ops[kept++] = st->ops[i];
+	}
+	st->nops = kept;
 	if (!st->nops) {
+		free(st->ops);
 		st->ops = ops;
 		st->nops = n;
 		return 0;
