@@ -499,3 +499,25 @@ void proc_pager_finish(void)
 		;
 	pager_pid = 0;
 }
+
+int proc_alive(long long pid)
+{
+	char path[64], stat[512], *paren;
+	FILE *f;
+	size_t n;
+
+	if (pid <= 0 || pid == (long long)getpid())
+		return 0;
+	if (kill((pid_t)pid, 0) < 0 && errno != EPERM)
+		return 0;
+	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 1;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	paren = strrchr(stat, ')');
+	return !(paren && paren[1] == ' ' &&
+		 (paren[2] == 'Z' || paren[2] == 'X'));
+}

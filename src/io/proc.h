@@ -113,6 +113,11 @@ void proc_pager_finish(void);
  * NULL. */
 void proc_result_release(struct proc_result *out);
 
+/* 1 when process pid exists and has not exited: a zombie (killed, not yet
+ * reaped, as where nothing reaps orphans) counts as gone; 0 for pid <= 0
+ * and for this process. */
+int proc_alive(long long pid);
+
 /* The last non-empty line of text (after the last '\r' within that line, so
  * that progress meters read as their final state), copied into out without
  * its end of line; "" when there is none. */

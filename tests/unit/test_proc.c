@@ -9,6 +9,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/wait.h>
 
 #include "io/proc.h"
 
@@ -260,6 +263,31 @@ static void last_line(void **state)
 	buf_release(&out);
 }
 
+/* a killed process its parent has not reaped yet (a zombie, as where
+ * nothing reaps orphans) is gone; a running one and a stopped one are not */
+static void a_zombie_is_not_alive(void **state)
+{
+	struct timespec nap = {0, 50 * 1000 * 1000};
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_false(proc_alive(0));
+	assert_false(proc_alive((long long)getpid()));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_true(proc_alive(pid));
+	kill(pid, SIGKILL);
+	nanosleep(&nap, NULL); /* dead, not reaped: a zombie */
+	assert_false(proc_alive(pid));
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_false(proc_alive(pid));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +301,7 @@ int main(void)
 		cmocka_unit_test(unread_stdin_leaves_sigpipe_as_it_was),
 		cmocka_unit_test(cannot_run),
 		cmocka_unit_test(last_line),
+		cmocka_unit_test(a_zombie_is_not_alive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 #include "core/records/journal.h"
 #include "core/stash/reinstate.h"
 #include "core/stash/stash.h"
+#include "io/proc.h"
 #include "io/repo.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -383,7 +384,7 @@ static void drop_stale_index_lock(struct ctx *ctx, const struct journal_op *op)
 	struct stat st;
 	char *lock;
 
-	if (op->pid > 0 && (kill((pid_t)op->pid, 0) == 0 || errno != ESRCH))
+	if (proc_alive(op->pid))
 		return;
 	if (ctx_repo(&repo, ctx, 1) < 0) {
 		error_clear(&ctx->err);

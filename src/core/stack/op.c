@@ -18,6 +18,7 @@
 #include "core/stack/treediff.h"
 #include "core/stack/worktrees.h"
 #include "io/gitcfg.h"
+#include "io/proc.h"
 #include "io/repo.h"
 #include "io/signature.h"
 #include "util/buf.h"
@@ -297,9 +298,7 @@ static long long iso_epoch(const char *iso)
 
 static int pid_alive(long long pid)
 {
-	if (pid <= 0 || pid == (long long)getpid())
-		return 0;
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+	return proc_alive(pid);
 }
 
 int stack_op_unfinished(struct stack_op **out, struct ctx *ctx)
