@@ -340,12 +340,10 @@ int notes_start(struct ctx *ctx, git_repository *repo)
 				    "Notes of git campaign\n", tree, 0, NULL)) <
 		    0)
 		goto fail;
-	rc = git_reference_create(&ref, repo, MEASURE_NOTES_REF, &id, 0,
-				  "campaign: init");
-	if (rc == GIT_EEXISTS) /* another writer was first: as good */
+	/* under the notes ref's guard, which removes a killed init's lock;
+	 * 1: another writer was first, as good */
+	if ((rc = notes_move_ref(ctx, repo, 0, NULL, &id, "init")) > 0)
 		rc = 0;
-	if (rc < 0)
-		goto fail;
 	goto out;
 fail:
 	rc = error_git(&ctx->err, rc, "cannot create '%s'", MEASURE_NOTES_REF);
