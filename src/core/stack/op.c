@@ -464,8 +464,10 @@ int stack_op_save_index(struct stack_op *op, struct ctx *ctx)
 	char *idx, *copy;
 	int rc;
 
-	if (!op->index_copy || (rc = ctx_repo(&repo, ctx, 1)) < 0)
-		return op->index_copy ? rc : 0;
+	if (!op->index_copy)
+		return 0;
+	if ((rc = ctx_repo(&repo, ctx, 1)) < 0)
+		return rc;
 	idx = xasprintf("%sindex", git_repository_path(repo));
 	copy = xasprintf("%s%s", git_repository_path(repo), op->index_copy);
 	rc = copy_file(idx, copy, &ctx->err);

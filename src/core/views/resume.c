@@ -621,7 +621,8 @@ int resume_render(struct buf *out, struct ctx *ctx, const cJSON *data)
 	if ((rc = ctx_work_tree(&work_tree, ctx)) < 0)
 		goto out;
 	rc = views_render(ctx, work_tree, "resume.md",
-			  "git campaign resume --format json", data, out, &from);
+			  "git campaign resume --format json", data, out,
+			  &from);
 	if (rc == GCAMP_EUSAGE) {
 		/* a broken template is no misuse of the command */
 		ctx->err.code = rc = GCAMP_EFATAL;
