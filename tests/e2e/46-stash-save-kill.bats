@@ -50,8 +50,11 @@ kill_at() {
 calls() {
 	rm -rf "$WORLD/count"
 	cp -a "$WORLD/r" "$WORLD/count"
-	(cd "$WORLD/count" && strace -f -qq -o "$WORLD/trace" -e trace="$1" \
-		git campaign stash save s -u >/dev/null 2>&1)
+	# LeakSanitizer cannot run under ptrace (make asan)
+	(cd "$WORLD/count" &&
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -o "$WORLD/trace" -e trace="$1" \
+			git campaign stash save s -u >/dev/null 2>&1)
 	grep -c "$1(" "$WORLD/trace"
 }
 

@@ -638,6 +638,7 @@ int stash_save(git_oid *out, struct ctx *ctx, const char *name, const char *msg,
 		}
 		/* the name was never made: nothing was reset */
 		unlink(journal);
+		stash_journal_release(&j);
 	}
 	if (!git_reference_lookup(&ref, repo, refname.ptr)) {
 		rc = error_set(&ctx->err, GCAMP_EEXISTS,

@@ -365,7 +365,8 @@ static int collect_ops(struct status *st, struct db *db, struct error *err)
 		return 0;
 	}
 	st->ops = xrealloc(st->ops, (st->nops + n + 1) * sizeof(*st->ops));
-	memcpy(st->ops + st->nops, ops, n * sizeof(*ops));
+	if (n)
+		memcpy(st->ops + st->nops, ops, n * sizeof(*ops));
 	st->nops += n;
 	free(ops);
 	return 0;
