@@ -16,20 +16,6 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-static cJSON *record_json(const char *branch, const char *parent_old,
-			  const char *tip_old, const char *parent_new,
-			  const char *tip_new)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "branch", branch);
-	json_add_str_or_null(e, "parent_old", parent_old);
-	json_add_str_or_null(e, "tip_old", tip_old);
-	json_add_str_or_null(e, "parent_new", parent_new);
-	json_add_str_or_null(e, "tip_new", tip_new);
-	return e;
-}
-
 /* {"ref", "branch", "old", "new"}: a NULL id for a side where the ref
  * does not exist */
 static void add_ref(cJSON *refs, const char *branch, const git_oid *old,
@@ -168,8 +154,9 @@ int stack_fold(struct restack_result *out, struct ctx *ctx, const char *branch)
 	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
 	add_ref(refs, b->parent, &b->parent_oid, &b->tip);
 	add_ref(refs, branch, &b->tip, NULL);
-	cJSON_AddItemToArray(
-		cfg, record_json(branch, b->parent, b->parent_tip, NULL, NULL));
+	cJSON_AddItemToArray(cfg,
+			     stack_op_record_json(branch, b->parent,
+						  b->parent_tip, NULL, NULL));
 	git_oid_tostr(hex, sizeof(hex), &b->tip);
 	strvec_push_owned(&out->notes,
 			  xasprintf("folded %s into %s (now at %.7s)", branch,
@@ -177,9 +164,10 @@ int stack_fold(struct restack_result *out, struct ctx *ctx, const char *branch)
 	for (k = 0; k < g.n; k++)
 		if (g.b[k].parent_idx == i) {
 			cJSON_AddItemToArray(
-				cfg, record_json(g.b[k].name, branch,
-						 g.b[k].parent_tip, b->parent,
-						 g.b[k].parent_tip));
+				cfg, stack_op_record_json(g.b[k].name, branch,
+							  g.b[k].parent_tip,
+							  b->parent,
+							  g.b[k].parent_tip));
 			strvec_push_owned(&out->notes,
 					  xasprintf("%s is stacked on %s",
 						    g.b[k].name, b->parent));
@@ -264,10 +252,12 @@ int stack_split(struct restack_result *out, struct ctx *ctx, const char *branch,
 	cfg = cJSON_AddArrayToObject(op->fixed, "cfg");
 	add_ref(refs, new_name, NULL, &at_id);
 	git_oid_tostr(hex, sizeof(hex), &at_id);
-	cJSON_AddItemToArray(cfg, record_json(new_name, NULL, NULL, b->parent,
-					      b->parent_tip));
-	cJSON_AddItemToArray(cfg, record_json(branch, b->parent, b->parent_tip,
-					      new_name, hex));
+	cJSON_AddItemToArray(cfg,
+			     stack_op_record_json(new_name, NULL, NULL,
+						  b->parent, b->parent_tip));
+	cJSON_AddItemToArray(cfg, stack_op_record_json(branch, b->parent,
+						       b->parent_tip, new_name,
+						       hex));
 	strvec_push_owned(&out->notes,
 			  xasprintf("split %s at %.7s: %s on %s, %s on %s",
 				    branch, hex, new_name, b->parent, branch,

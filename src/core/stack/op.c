@@ -351,6 +351,20 @@ int stack_op_none_pending(struct ctx *ctx)
 	return rc;
 }
 
+cJSON *stack_op_record_json(const char *branch, const char *parent_old,
+			    const char *tip_old, const char *parent_new,
+			    const char *tip_new)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "branch", branch);
+	json_add_str_or_null(e, "parent_old", parent_old);
+	json_add_str_or_null(e, "tip_old", tip_old);
+	json_add_str_or_null(e, "parent_new", parent_new);
+	json_add_str_or_null(e, "tip_new", tip_new);
+	return e;
+}
+
 int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
 		  cJSON *data)
 {

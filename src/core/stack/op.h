@@ -89,6 +89,12 @@ int stack_op_step(struct stack_op *op, struct ctx *ctx, const char *name,
  * index that goes with the files as they are then (after a `git stash`
  * that the hint advised, not the one from before it). */
 int stack_op_save_index(struct stack_op *op, struct ctx *ctx);
+/* One stack record change of an operation's "config" list (what
+ * stack_op_apply_refs writes after the refs): BRANCH's parent and parent
+ * tip before and after; NULLs become JSON nulls. */
+cJSON *stack_op_record_json(const char *branch, const char *parent_old,
+			    const char *tip_old, const char *parent_new,
+			    const char *tip_new);
 /* Saves the old tips under refs/campaign/backup/<op>/ and records it. */
 int stack_op_backup(struct stack_op *op, struct ctx *ctx);
 /* Applies (inverse: reverts) op->apply: refs in one transaction, each

@@ -15,20 +15,6 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-static cJSON *record_json(const char *branch, const char *parent_old,
-			  const char *tip_old, const char *parent_new,
-			  const char *tip_new)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "branch", branch);
-	json_add_str_or_null(e, "parent_old", parent_old);
-	json_add_str_or_null(e, "tip_old", tip_old);
-	json_add_str_or_null(e, "parent_new", parent_new);
-	json_add_str_or_null(e, "tip_new", tip_new);
-	return e;
-}
-
 /* old and new_name checked; *follow when only the children follow */
 static int check_names(int *follow, struct ctx *ctx, git_repository *repo,
 		       const struct stack_graph *g, const char *old,
@@ -131,9 +117,10 @@ int stack_rename(struct restack_result *out, struct ctx *ctx, const char *old,
 	for (k = 0; k < g.n; k++)
 		if (!strcmp(g.b[k].parent, old)) {
 			cJSON_AddItemToArray(
-				cfg,
-				record_json(g.b[k].name, old, g.b[k].parent_tip,
-					    new_name, g.b[k].parent_tip));
+				cfg, stack_op_record_json(g.b[k].name, old,
+							  g.b[k].parent_tip,
+							  new_name,
+							  g.b[k].parent_tip));
 			strvec_push_owned(&out->notes,
 					  xasprintf("%s is stacked on %s",
 						    g.b[k].name, new_name));

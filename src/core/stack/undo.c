@@ -19,20 +19,6 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-static cJSON *record_json(const char *branch, const char *parent_old,
-			  const char *tip_old, const char *parent_new,
-			  const char *tip_new)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "branch", branch);
-	json_add_str_or_null(e, "parent_old", parent_old);
-	json_add_str_or_null(e, "tip_old", tip_old);
-	json_add_str_or_null(e, "parent_new", parent_new);
-	json_add_str_or_null(e, "tip_new", tip_new);
-	return e;
-}
-
 /* The checks every operation makes first; op->head and op->head_old. */
 static int prepare(struct stack_op *op, struct ctx *ctx, const char *what)
 {
@@ -173,17 +159,18 @@ int stack_delete(struct restack_result *out, struct ctx *ctx,
 		if ((rc = check_ref_branch(ctx, op, branch, NULL)) < 0)
 			goto out;
 	}
-	cJSON_AddItemToArray(cfg, record_json(branch, g.b[i].parent,
-					      g.b[i].parent_tip, NULL, NULL));
+	cJSON_AddItemToArray(cfg, stack_op_record_json(branch, g.b[i].parent,
+						       g.b[i].parent_tip, NULL,
+						       NULL));
 	/* the children keep every commit: the deleted branch's own commits
 	 * become theirs */
 	for (k = 0; k < g.n; k++)
 		if (g.b[k].parent_idx == i)
 			cJSON_AddItemToArray(
-				cfg,
-				record_json(g.b[k].name, g.b[k].parent,
-					    g.b[k].parent_tip, g.b[i].parent,
-					    g.b[i].parent_tip));
+				cfg, stack_op_record_json(
+					     g.b[k].name, g.b[k].parent,
+					     g.b[k].parent_tip, g.b[i].parent,
+					     g.b[i].parent_tip));
 	summary = xasprintf("delete %s", branch);
 	rc = stack_op_run_fixed(op, ctx, out, summary);
 out:

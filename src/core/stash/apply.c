@@ -133,9 +133,7 @@ static int refuse_paths(struct ctx *ctx, const struct strvec *paths,
 	return GCAMP_EREFUSED;
 }
 
-/* Writes the untracked files of the stash: checked out against an empty
- * baseline, so nothing else in the working tree is touched */
-static int restore_untracked(git_repository *repo, git_tree *untracked)
+int stash_write_missing(git_repository *repo, git_tree *untracked)
 {
 	git_checkout_options co;
 	git_treebuilder *tb = NULL;
@@ -375,7 +373,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	co.paths.strings = touched.v;
 	co.paths.count = touched.nr;
 	if ((touched.nr && (rc = git_checkout_index(repo, merged, &co)) < 0) ||
-	    (t.u && (rc = restore_untracked(repo, t.u)) < 0))
+	    (t.u && (rc = stash_write_missing(repo, t.u)) < 0))
 		goto git_fail;
 	if (git_index_has_conflicts(merged)) {
 		/* as git does: the index records the conflicts */

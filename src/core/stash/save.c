@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/stash/apply.h"
 #include "core/stash/journal.h"
 #include "io/ownlock.h"
 #include "io/repo.h"
@@ -484,31 +485,6 @@ out:
 	return rc;
 }
 
-/* Writes the files of tree t at the paths where they are missing, as a
- * checkout against an empty baseline: nothing else is touched */
-static int write_missing(git_repository *repo, git_tree *t)
-{
-	git_checkout_options co;
-	git_treebuilder *tb = NULL;
-	git_tree *empty = NULL;
-	git_oid empty_id;
-	int rc;
-
-	if ((rc = git_treebuilder_new(&tb, repo, NULL)) < 0 ||
-	    (rc = git_treebuilder_write(&empty_id, tb)) < 0 ||
-	    (rc = git_tree_lookup(&empty, repo, &empty_id)) < 0)
-		goto out;
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy =
-		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
-	co.baseline = empty;
-	rc = git_checkout_tree(repo, (git_object *)t, &co);
-out:
-	git_tree_free(empty);
-	git_treebuilder_free(tb);
-	return rc;
-}
-
 int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 {
 	git_repository *repo;
@@ -571,7 +547,7 @@ int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 	    (rc = git_index_write(index)) < 0)
 		goto git_fail;
 	if (u && ((rc = remove_untracked(repo, git_tree_id(u))) < 0 ||
-		  (rc = write_missing(repo, u)) < 0))
+		  (rc = stash_write_missing(repo, u)) < 0))
 		goto git_fail;
 	unlink(journal);
 	*undone = 1;
