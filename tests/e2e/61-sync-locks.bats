@@ -29,8 +29,11 @@ setup() {
 	remote_before=$(git -C ../remote.git rev-parse refs/notes/campaign)
 	cd "$WORLD"
 	cp -a r count
-	(cd count && strace -f -qq -o "$WORLD/trace" -e trace=rename \
-		git campaign sync >/dev/null 2>&1)
+	# LeakSanitizer cannot run under ptrace (make asan)
+	(cd count &&
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -o "$WORLD/trace" -e trace=rename \
+			git campaign sync >/dev/null 2>&1)
 	total=$(grep -c 'rename(' "$WORLD/trace")
 	for n in $(seq 1 "$total"); do
 		rm -rf "$WORLD/try" "$WORLD/remote-try.git"

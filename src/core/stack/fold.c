@@ -203,7 +203,7 @@ int stack_split(struct restack_result *out, struct ctx *ctx, const char *branch,
 	struct stack_graph g = {0};
 	const struct stack_branch *b;
 	git_repository *repo;
-	git_object *obj = NULL;
+	git_object *named = NULL, *obj = NULL;
 	git_oid at_id, up;
 	cJSON *refs, *cfg;
 	char *summary = NULL, hex[GIT_OID_HEXSZ + 1];
@@ -225,8 +225,8 @@ int stack_split(struct restack_result *out, struct ctx *ctx, const char *branch,
 			       "a branch named '%s' already exists", new_name);
 		goto out;
 	}
-	if (git_revparse_single(&obj, repo, at) < 0 ||
-	    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0) {
+	if (git_revparse_single(&named, repo, at) < 0 ||
+	    git_object_peel(&obj, named, GIT_OBJECT_COMMIT) < 0) {
 		git_error_clear();
 		rc = error_set(&ctx->err, GCAMP_ENOTFOUND,
 			       "no commit named '%s'", at);
@@ -266,6 +266,7 @@ int stack_split(struct restack_result *out, struct ctx *ctx, const char *branch,
 	rc = stack_op_run_fixed(op, ctx, out, summary);
 out:
 	git_object_free(obj);
+	git_object_free(named);
 	stack_graph_release(&g);
 	free(summary);
 	stack_op_free(op);
