@@ -608,3 +608,26 @@ int repo_oid_from_json(git_oid *out, const cJSON *j)
 	}
 	return 0;
 }
+
+int repo_write_missing(git_repository *repo, git_tree *untracked)
+{
+	git_checkout_options co;
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL;
+	git_oid empty_id;
+	int rc;
+
+	if ((rc = git_treebuilder_new(&tb, repo, NULL)) < 0 ||
+	    (rc = git_treebuilder_write(&empty_id, tb)) < 0 ||
+	    (rc = git_tree_lookup(&empty, repo, &empty_id)) < 0)
+		goto out;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy =
+		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
+	co.baseline = empty;
+	rc = git_checkout_tree(repo, (git_object *)untracked, &co);
+out:
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return rc;
+}

@@ -77,4 +77,9 @@ struct cJSON;
 struct cJSON *repo_oid_json(const git_oid *id);
 int repo_oid_from_json(git_oid *out, const struct cJSON *j);
 
+/* Writes the files of tree T at the paths where they are missing, as a
+ * checkout against an empty baseline: nothing else in the working tree is
+ * touched (a stash's untracked files). A libgit2 error code. */
+int repo_write_missing(git_repository *repo, git_tree *t);
+
 #endif

@@ -133,29 +133,6 @@ static int refuse_paths(struct ctx *ctx, const struct strvec *paths,
 	return GCAMP_EREFUSED;
 }
 
-int stash_write_missing(git_repository *repo, git_tree *untracked)
-{
-	git_checkout_options co;
-	git_treebuilder *tb = NULL;
-	git_tree *empty = NULL;
-	git_oid empty_id;
-	int rc;
-
-	if ((rc = git_treebuilder_new(&tb, repo, NULL)) < 0 ||
-	    (rc = git_treebuilder_write(&empty_id, tb)) < 0 ||
-	    (rc = git_tree_lookup(&empty, repo, &empty_id)) < 0)
-		goto out;
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy =
-		GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
-	co.baseline = empty;
-	rc = git_checkout_tree(repo, (git_object *)untracked, &co);
-out:
-	git_tree_free(empty);
-	git_treebuilder_free(tb);
-	return rc;
-}
-
 /* Stages the paths the stash added, as `git stash apply` does, so that a
  * new file does not come back as an untracked one */
 static int stage_added(git_repository *repo, git_index *index, git_tree *ours,
@@ -373,7 +350,7 @@ int stash_apply(struct ctx *ctx, const char *name, int pop,
 	co.paths.strings = touched.v;
 	co.paths.count = touched.nr;
 	if ((touched.nr && (rc = git_checkout_index(repo, merged, &co)) < 0) ||
-	    (t.u && (rc = stash_write_missing(repo, t.u)) < 0))
+	    (t.u && (rc = repo_write_missing(repo, t.u)) < 0))
 		goto git_fail;
 	if (git_index_has_conflicts(merged)) {
 		/* as git does: the index records the conflicts */

@@ -18,11 +18,6 @@
 int stash_apply(struct ctx *ctx, const char *name, int pop,
 		struct strvec *conflicts);
 
-/* Writes the files of tree T at the paths where they are missing, as a
- * checkout against an empty baseline: nothing else in the working tree is
- * touched (a stash's untracked files). A libgit2 error code. */
-int stash_write_missing(git_repository *repo, git_tree *t);
-
 /* The changes stash NAME holds against the commit it was made on: a
  * diffstat, or with patch the whole patch; then its untracked files, one
  * "untracked: PATH" line each. Appended to out. */

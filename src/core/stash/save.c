@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/stash/apply.h"
 #include "core/stash/journal.h"
 #include "io/ownlock.h"
 #include "io/repo.h"
@@ -547,7 +546,7 @@ int stash_save_undo(int *undone, struct ctx *ctx, const char *name, int pop)
 	    (rc = git_index_write(index)) < 0)
 		goto git_fail;
 	if (u && ((rc = remove_untracked(repo, git_tree_id(u))) < 0 ||
-		  (rc = stash_write_missing(repo, u)) < 0))
+		  (rc = repo_write_missing(repo, u)) < 0))
 		goto git_fail;
 	unlink(journal);
 	*undone = 1;
